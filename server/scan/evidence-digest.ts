@@ -1,0 +1,29 @@
+import { createHash } from 'node:crypto';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
+import type { LineStarts } from './read-lines';
+
+/**
+ * SHA-256 over the exact bytes of the given lines, in ascending order, each with its
+ * terminator as it stands in the file. Two people holding the same bytes get the same
+ * digest without either showing the bytes.
+ */
+export function digestLines(path: string, lineStarts: LineStarts, lines: readonly number[]): string {
+  const hash = createHash('sha256');
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    for (const line of [...new Set(lines)].sort((a, b) => a - b)) {
+      const [start, end] = lineStarts.span(line);
+      const buf = Buffer.allocUnsafe(end - start);
+      let done = 0;
+      while (done < buf.length) {
+        const n = readSync(fd, buf, done, buf.length - done, start + done);
+        if (n === 0) throw new Error('file shrank while being digested');
+        done += n;
+      }
+      hash.update(buf);
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,55 @@
+/**
+ * What the scanner keeps of one transcript file: structure and metadata, no payload.
+ * Detectors are pure functions over this model. Ids (message.id, tool_use ids) stay in
+ * memory so rows can be grouped and calls paired; they never leave the scanner.
+ */
+
+export interface ToolUseFact {
+  /** tool_use block id; kept in memory only, for pairing with results. */
+  id: string;
+  /** The input is exactly {} (a plain object with no keys). */
+  emptyInput: boolean;
+  line: number;
+}
+
+export interface AssistantMessage {
+  /** Position of the message's first row among the file's messages. */
+  index: number;
+  /** message.id; kept in memory only. */
+  messageId: string;
+  /** 1-based numbers of every row of the message, ascending (rows need not be adjacent). */
+  lines: number[];
+  /** Last non-null stop_reason among the rows; null when every row says null (unknown). */
+  stopReason: string | null;
+  /** Distinct content block types in order of first appearance (free-form names become `other`). */
+  blockTypes: string[];
+  toolUses: ToolUseFact[];
+  /** A thinking block has a non-empty signature. */
+  signedThinking: boolean;
+  /** message.model of the first row when it matches the conservative model-id pattern. */
+  model: string | null;
+  /** message.model is `<synthetic>` or the row is flagged isApiErrorMessage: written by the harness. */
+  synthetic: boolean;
+  /** UTC day of the first row's timestamp. */
+  day: string | null;
+  /** Claude Code version of the first row, when it looks like a version. */
+  version: string | null;
+  /** The first row says isSidechain: true (a subagent's message). */
+  sidechain: boolean;
+}
+
+export interface ToolResultFact {
+  /** tool_use_id the result answers; kept in memory only. */
+  toolUseId: string;
+  isError: boolean;
+  line: number;
+}
+
+export interface TranscriptFile {
+  /** Messages in order of their first row. */
+  messages: AssistantMessage[];
+  /** Tool results in file order. */
+  toolResults: ToolResultFact[];
+  lineCount: number;
+  endsWithNewline: boolean;
+}

@@ -1,0 +1,30 @@
+// The bare baseline the scanner is measured against: read every *.jsonl file under a
+// folder, split on \n and JSON.parse every non-blank line, single-threaded, nothing else.
+import { readdirSync, openSync, readSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+
+function* walk(dir) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else if (e.isFile() && e.name.endsWith('.jsonl')) yield p;
+  }
+}
+let lines = 0;
+const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
+for (const file of walk(process.argv[2])) {
+  const fd = openSync(file, 'r');
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for (;;) {
+    const n = readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    const parts = (rest + decoder.write(buf.subarray(0, n))).split('\n');
+    rest = parts.pop();
+    for (const p of parts) if (p.trim()) { JSON.parse(p); lines++; }
+  }
+  if (rest.trim()) { JSON.parse(rest); lines++; }
+  closeSync(fd);
+}
+console.log(JSON.stringify({ lines }));

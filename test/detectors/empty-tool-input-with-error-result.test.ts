@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { emptyToolInputWithErrorResult } from '../../server/detect/empty-tool-input-with-error-result';
+import type { AssistantMessage, TranscriptFile } from '../../server/scan/transcript-model';
+import { detectorFixtureTests } from '../support/detector-fixtures';
+
+describe('empty_tool_input_with_error_result fixtures', () => detectorFixtureTests('empty_tool_input_with_error_result'));
+
+const call = (id: string, emptyInput: boolean, line: number): AssistantMessage => ({
+  index: 0, messageId: 'm' + line, lines: [line], stopReason: 'tool_use', blockTypes: ['tool_use'], toolUses: [{ id, emptyInput, line }],
+  signedThinking: false, model: null, synthetic: false, day: null, version: null, sidechain: false,
+});
+const file = (messages: AssistantMessage[], results: TranscriptFile['toolResults']): TranscriptFile => ({ messages, toolResults: results, lineCount: 20, endsWithNewline: true });
+
+describe('empty_tool_input_with_error_result rule', () => {
+  it('pairs the call with the first error result after it', () => {
+    const found = emptyToolInputWithErrorResult.detect(file([call('a', true, 3)], [{ toolUseId: 'a', isError: true, line: 1 }, { toolUseId: 'a', isError: true, line: 7 }, { toolUseId: 'a', isError: true, line: 9 }]));
+    expect(found.map((f) => f.sourceLines)).toEqual([[3, 7]]);
+  });
+  it('ignores a successful result and a result for another call', () => {
+    expect(emptyToolInputWithErrorResult.detect(file([call('a', true, 3)], [{ toolUseId: 'a', isError: false, line: 5 }, { toolUseId: 'b', isError: true, line: 6 }]))).toEqual([]);
+  });
+  it('ignores a call with arguments even when it errs', () => {
+    expect(emptyToolInputWithErrorResult.detect(file([call('a', false, 3)], [{ toolUseId: 'a', isError: true, line: 5 }]))).toEqual([]);
+  });
+});

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
+import { analyseFile } from '../../server/detect/analyse-file';
+import { fixturesRoot } from '../support/detector-fixtures';
+
+const errors = join(fixturesRoot, 'errors');
+
+describe('fail closed: every error code has a fixture with a located failure', () => {
+  it.each([
+    ['malformed_json.jsonl', 'malformed_json', 2],
+    ['malformed_json-two-values.jsonl', 'malformed_json', 2],
+    ['duplicate_key.jsonl', 'duplicate_key', 2],
+    ['invalid_utf8.jsonl', 'invalid_utf8', 2],
+    ['invalid_structure.jsonl', 'invalid_structure', 2],
+    ['invalid_structure-block-without-type.jsonl', 'invalid_structure', 2],
+    ['invalid_structure-not-an-object.jsonl', 'invalid_structure', 2],
+  ])('%s fails with %s at line %i and yields nothing', (file, code, line) => {
+    const analysis = analyseFile(join(errors, file));
+    expect(analysis).toMatchObject({ ok: false, failure: { code, line } });
+    expect('findings' in analysis).toBe(false);
+  });
+
+  const tmp = mkdtempSync(join(tmpdir(), 'tcf-unreadable-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('reports unreadable when the file vanished or is not a regular file', () => {
+    expect(analyseFile(join(tmp, 'gone.jsonl'))).toMatchObject({ ok: false, failure: { code: 'unreadable', line: null } });
+    expect(analyseFile(tmp)).toMatchObject({ ok: false, failure: { code: 'unreadable', line: null } });
+  });
+
+  it('covers every declared error code', () => {
+    const covered = ['malformed_json', 'duplicate_key', 'invalid_utf8', 'invalid_structure', 'unreadable'];
+    expect([...SCAN_ERROR_CODES].sort()).toEqual(covered.sort());
+  });
+
+  it('accepts unknown row types, blank lines, CRLF endings and a last line without newline', () => {
+    const analysis = analyseFile(join(errors, 'ok-unknown-types-crlf-no-final-newline.jsonl'));
+    expect(analysis).toMatchObject({ ok: true, assistantMessages: 1, endsWithNewline: false, lineCount: 6 });
+  });
+
+  it('fails a file whose user row carries a non-boolean is_error', () => {
+    const path = join(tmp, 'bad-is-error.jsonl');
+    writeFileSync(path, '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":"yes"}]}}\n');
+    expect(analyseFile(path)).toMatchObject({ ok: false, failure: { code: 'invalid_structure', line: 1 } });
+  });
+});
