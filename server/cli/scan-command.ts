@@ -47,9 +47,11 @@ export function runScan(inputs: readonly string[]): ScanReport {
   for (const file of walk.files) {
     const analysis = analyseFile(file.path);
     report.summary.files_scanned++;
-    if (!analysis.ok) {
+    if (analysis.status !== 'ok') {
+      // `scan` is not asked to tolerate a cut last line, so every non-ok file carries a failure.
+      const failure = analysis.status === 'failed' ? analysis.failure : { code: 'malformed_json' as const, line: analysis.lines };
       report.summary.files_failed++;
-      report.errors.push({ file: file.name, line: analysis.failure.line, code: analysis.failure.code });
+      report.errors.push({ file: file.name, line: failure.line, code: failure.code });
       continue;
     }
     report.summary.assistant_messages_checked += analysis.assistantMessages;

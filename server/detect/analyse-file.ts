@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { FindingCode } from '../../shared/finding-codes';
 import { digestLines } from '../scan/evidence-digest';
 import { scanFile, type ScanFailure } from '../scan/scan-file';
-import type { TranscriptFile } from '../scan/transcript-model';
+import type { AssistantMessage, TranscriptFile } from '../scan/transcript-model';
 import type { DetectedFinding } from './detector';
 import { DETECTORS } from './registry';
 
@@ -18,11 +19,48 @@ export interface FindingRecord {
   day: string | null;
   version: string | null;
   sidechain: boolean;
+  /** 64-bit hash of the message id, to count a message copied into several files once. */
+  messageHash: bigint;
+}
+
+/** One assistant message, reduced to what rates need. Harness-written messages are left out. */
+export interface MessageRecord {
+  messageHash: bigint;
+  day: string | null;
+  version: string | null;
+  model: string | null;
+  sidechain: boolean;
+  /** Its stop reason is tool_use: a tool-use turn. */
+  toolUseTurn: boolean;
+}
+
+export interface FileFacts {
+  firstTimestamp: string | null;
+  lastTimestamp: string | null;
+  /** SHA-256 (hex, 16 chars) of the session id; the id itself never leaves. */
+  sessionHash: string | null;
+  sidechain: boolean;
 }
 
 export type FileAnalysis =
-  | { ok: true; bytes: number; lineCount: number; endsWithNewline: boolean; assistantMessages: number; findings: FindingRecord[] }
-  | { ok: false; bytes: number; endsWithNewline: boolean; failure: ScanFailure };
+  | {
+      status: 'ok';
+      bytes: number;
+      lineCount: number;
+      endsWithNewline: boolean;
+      assistantMessages: number;
+      findings: FindingRecord[];
+      /** Present when asked for (the index); `scan` does not need them. */
+      messages?: MessageRecord[];
+      facts?: FileFacts;
+    }
+  | { status: 'failed'; bytes: number; failure: ScanFailure }
+  | { status: 'in_progress'; bytes: number; lines: number };
+
+export interface AnalyseOptions {
+  /** Also return per-message records and file facts, and treat a cut last line as in progress. */
+  forIndex?: boolean;
+}
 
 export function runDetectors(transcript: TranscriptFile): DetectedFinding[] {
   const found = DETECTORS.flatMap((d) => d.detect(transcript));
@@ -30,10 +68,29 @@ export function runDetectors(transcript: TranscriptFile): DetectedFinding[] {
   return found.sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code));
 }
 
+export function hashMessageId(messageId: string): bigint {
+  return createHash('sha256').update(messageId).digest().readBigInt64BE(0);
+}
+
+function shortHash(value: string): string {
+  return createHash('sha256').update(value).digest('hex').slice(0, 16);
+}
+
+function messageRecord(m: AssistantMessage): MessageRecord {
+  return {
+    messageHash: hashMessageId(m.messageId),
+    day: m.day,
+    version: m.version,
+    model: m.model,
+    sidechain: m.sidechain,
+    toolUseTurn: m.stopReason === 'tool_use',
+  };
+}
+
 /** Scan one file, run every detector on it and digest each finding's source lines. */
-export function analyseFile(path: string): FileAnalysis {
-  const scan = scanFile(path);
-  if (!scan.ok) return { ok: false, bytes: scan.bytes, endsWithNewline: scan.endsWithNewline, failure: scan.failure };
+export function analyseFile(path: string, options: AnalyseOptions = {}): FileAnalysis {
+  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: options.forIndex === true });
+  if (scan.status !== 'ok') return scan;
   const { transcript, lineStarts } = scan;
   let findings: FindingRecord[];
   try {
@@ -48,17 +105,28 @@ export function analyseFile(path: string): FileAnalysis {
       day: f.message.day,
       version: f.message.version,
       sidechain: f.message.sidechain,
+      messageHash: hashMessageId(f.message.messageId),
     }));
   } catch {
     // The file changed under us between reading and digesting: nothing from it is trusted.
-    return { ok: false, bytes: scan.bytes, endsWithNewline: transcript.endsWithNewline, failure: { code: 'unreadable', line: null } };
+    return { status: 'failed', bytes: scan.bytes, failure: { code: 'unreadable', line: null } };
   }
-  return {
-    ok: true,
+  const analysis: FileAnalysis = {
+    status: 'ok',
     bytes: scan.bytes,
     lineCount: transcript.lineCount,
     endsWithNewline: transcript.endsWithNewline,
     assistantMessages: transcript.messages.length,
     findings,
   };
+  if (options.forIndex) {
+    analysis.messages = transcript.messages.filter((m) => !m.synthetic).map(messageRecord);
+    analysis.facts = {
+      firstTimestamp: transcript.firstTimestamp,
+      lastTimestamp: transcript.lastTimestamp,
+      sessionHash: transcript.sessionId === null ? null : shortHash(transcript.sessionId),
+      sidechain: transcript.sidechain,
+    };
+  }
+  return analysis;
 }

@@ -25,17 +25,36 @@ export class TranscriptBuilder {
   private readonly byId = new Map<string, AssistantMessage>();
   private readonly messages: AssistantMessage[] = [];
   private readonly toolResults: ToolResultFact[] = [];
+  private firstTimestamp: string | null = null;
+  private lastTimestamp: string | null = null;
+  private sessionId: string | null = null;
+  private sidechain: boolean | null = null;
 
   addRow(row: unknown, line: number): RowVerdict {
     if (!isObject(row)) return 'invalid_structure';
-    const type = row.type;
+    const { type, timestamp } = row;
+    if (typeof timestamp === 'string') {
+      this.firstTimestamp ??= timestamp;
+      this.lastTimestamp = timestamp;
+    }
+    if (this.sessionId === null && typeof row.sessionId === 'string') this.sessionId = row.sessionId;
+    if (this.sidechain === null && typeof row.isSidechain === 'boolean') this.sidechain = row.isSidechain;
     if (type === 'assistant') return this.addAssistant(row, line);
     if (type === 'user') return this.addUser(row, line);
     return 'ok';
   }
 
   build(lineCount: number, endsWithNewline: boolean): TranscriptFile {
-    return { messages: this.messages, toolResults: this.toolResults, lineCount, endsWithNewline };
+    return {
+      messages: this.messages,
+      toolResults: this.toolResults,
+      lineCount,
+      endsWithNewline,
+      firstTimestamp: this.firstTimestamp,
+      lastTimestamp: this.lastTimestamp,
+      sessionId: this.sessionId,
+      sidechain: this.sidechain === true,
+    };
   }
 
   private addAssistant(row: Json, line: number): RowVerdict {

@@ -25,7 +25,8 @@ export class LineStarts {
   }
 }
 
-export type LineVisitor = (text: string, line: number) => 'continue' | 'stop';
+/** `terminated` is false only for a last line with no \n after it. */
+export type LineVisitor = (text: string, line: number, terminated: boolean) => 'continue' | 'stop';
 
 export interface ReadOutcome {
   lines: number;
@@ -53,12 +54,12 @@ export function readLines(fd: number, visit: LineVisitor, starts: LineStarts): R
   let fileOffset = 0;
   let lineNo = 0;
 
-  const emit = (buf: Buffer, start: number, end: number, lineOffset: number): 'continue' | 'stop' | 'bad' => {
+  const emit = (buf: Buffer, start: number, end: number, lineOffset: number, terminated = true): 'continue' | 'stop' | 'bad' => {
     lineNo++;
     starts.push(lineOffset);
     const slice = buf.subarray(start, end);
     if (!isUtf8(slice)) return 'bad';
-    return visit(slice.toString('utf8'), lineNo);
+    return visit(slice.toString('utf8'), lineNo, terminated);
   };
 
   const finish = (endsWithNewline: boolean, invalid: boolean, stopped: boolean): ReadOutcome => {
@@ -98,7 +99,7 @@ export function readLines(fd: number, visit: LineVisitor, starts: LineStarts): R
   }
   if (carryLength > 0) {
     const whole = Buffer.concat(carry, carryLength);
-    const r = emit(whole, 0, whole.length, fileOffset - carryLength);
+    const r = emit(whole, 0, whole.length, fileOffset - carryLength, false);
     return finish(false, r === 'bad', r === 'stop');
   }
   return finish(true, false, false);

@@ -52,4 +52,11 @@ export interface TranscriptFile {
   toolResults: ToolResultFact[];
   lineCount: number;
   endsWithNewline: boolean;
+  /** Timestamps (as written) of the first and last rows that carry one. */
+  firstTimestamp: string | null;
+  lastTimestamp: string | null;
+  /** sessionId of the first row that has one; kept in memory only (the index stores a hash). */
+  sessionId: string | null;
+  /** The first row that says isSidechain says true: a subagent transcript. */
+  sidechain: boolean;
 }

@@ -2,14 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { emptyToolInputWithErrorResult } from '../../server/detect/empty-tool-input-with-error-result';
 import type { AssistantMessage, TranscriptFile } from '../../server/scan/transcript-model';
 import { detectorFixtureTests } from '../support/detector-fixtures';
+import { messageOf, transcriptOf } from '../support/model-builders';
 
 describe('empty_tool_input_with_error_result fixtures', () => detectorFixtureTests('empty_tool_input_with_error_result'));
 
-const call = (id: string, emptyInput: boolean, line: number): AssistantMessage => ({
-  index: 0, messageId: 'm' + line, lines: [line], stopReason: 'tool_use', blockTypes: ['tool_use'], toolUses: [{ id, emptyInput, line }],
-  signedThinking: false, model: null, synthetic: false, day: null, version: null, sidechain: false,
-});
-const file = (messages: AssistantMessage[], results: TranscriptFile['toolResults']): TranscriptFile => ({ messages, toolResults: results, lineCount: 20, endsWithNewline: true });
+const call = (id: string, emptyInput: boolean, line: number): AssistantMessage =>
+  messageOf({ messageId: 'm' + line, lines: [line], stopReason: 'tool_use', blockTypes: ['tool_use'], toolUses: [{ id, emptyInput, line }] });
+const file = (messages: AssistantMessage[], results: TranscriptFile['toolResults']): TranscriptFile => transcriptOf(messages, results);
 
 describe('empty_tool_input_with_error_result rule', () => {
   it('pairs the call with the first error result after it', () => {

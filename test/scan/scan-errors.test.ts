@@ -19,7 +19,7 @@ describe('fail closed: every error code has a fixture with a located failure', (
     ['invalid_structure-not-an-object.jsonl', 'invalid_structure', 2],
   ])('%s fails with %s at line %i and yields nothing', (file, code, line) => {
     const analysis = analyseFile(join(errors, file));
-    expect(analysis).toMatchObject({ ok: false, failure: { code, line } });
+    expect(analysis).toMatchObject({ status: 'failed', failure: { code, line } });
     expect('findings' in analysis).toBe(false);
   });
 
@@ -27,8 +27,8 @@ describe('fail closed: every error code has a fixture with a located failure', (
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('reports unreadable when the file vanished or is not a regular file', () => {
-    expect(analyseFile(join(tmp, 'gone.jsonl'))).toMatchObject({ ok: false, failure: { code: 'unreadable', line: null } });
-    expect(analyseFile(tmp)).toMatchObject({ ok: false, failure: { code: 'unreadable', line: null } });
+    expect(analyseFile(join(tmp, 'gone.jsonl'))).toMatchObject({ status: 'failed', failure: { code: 'unreadable', line: null } });
+    expect(analyseFile(tmp)).toMatchObject({ status: 'failed', failure: { code: 'unreadable', line: null } });
   });
 
   it('covers every declared error code', () => {
@@ -38,12 +38,12 @@ describe('fail closed: every error code has a fixture with a located failure', (
 
   it('accepts unknown row types, blank lines, CRLF endings and a last line without newline', () => {
     const analysis = analyseFile(join(errors, 'ok-unknown-types-crlf-no-final-newline.jsonl'));
-    expect(analysis).toMatchObject({ ok: true, assistantMessages: 1, endsWithNewline: false, lineCount: 6 });
+    expect(analysis).toMatchObject({ status: 'ok', assistantMessages: 1, endsWithNewline: false, lineCount: 6 });
   });
 
   it('fails a file whose user row carries a non-boolean is_error', () => {
     const path = join(tmp, 'bad-is-error.jsonl');
     writeFileSync(path, '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":"yes"}]}}\n');
-    expect(analyseFile(path)).toMatchObject({ ok: false, failure: { code: 'invalid_structure', line: 1 } });
+    expect(analyseFile(path)).toMatchObject({ status: 'failed', failure: { code: 'invalid_structure', line: 1 } });
   });
 });

@@ -32,7 +32,7 @@ export function detectorFixtureTests(code: FindingCode): void {
   for (const file of files) {
     it(`${file}: ${expected[file]?.length ? 'finds exactly the expected lines' : 'finds nothing'}`, () => {
       const analysis = analyseFile(join(dir, file));
-      if (!analysis.ok) throw new Error(`fixture failed to scan: ${analysis.failure.code} at ${analysis.failure.line}`);
+      if (analysis.status !== 'ok') throw new Error(`fixture did not scan: ${JSON.stringify(analysis)}`);
       const got = analysis.findings.filter((f) => f.code === code).map((f) => f.sourceLines);
       expect(got).toEqual(expected[file]);
     });

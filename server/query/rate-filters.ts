@@ -1,0 +1,38 @@
+/** Filters shared by every rate and findings question. Absent means "all". */
+export interface RateFilters {
+  codes?: string[];
+  versions?: string[];
+  models?: string[];
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
+  rootIds?: number[];
+  /** true: subagent messages only; false: main-thread only. */
+  sidechain?: boolean;
+}
+
+/** Named parameters for the filter clause every rate statement shares. */
+export function filterParams(f: RateFilters) {
+  const list = (xs?: readonly (string | number)[]) => (xs && xs.length > 0 ? JSON.stringify(xs) : null);
+  return {
+    codes: list(f.codes),
+    versions: list(f.versions?.map((v) => (v === 'unknown' ? '' : v))),
+    models: list(f.models?.map((m) => (m === 'unknown' ? '' : m))),
+    from: f.from ?? null,
+    to: f.to ?? null,
+    roots: list(f.rootIds),
+    sidechain: f.sidechain === undefined ? null : f.sidechain ? 1 : 0,
+  };
+}
+
+export type FilterParams = ReturnType<typeof filterParams>;
+
+/** The WHERE clause over `c` (cells) and a root id column; static SQL, parameters only. */
+export function cellFilterSql(rootColumn: string): string {
+  return `(@versions IS NULL OR c.version IN (SELECT value FROM json_each(@versions)))
+      AND (@models IS NULL OR c.model IN (SELECT value FROM json_each(@models)))
+      AND (@from IS NULL OR (c.day <> '' AND c.day >= @from))
+      AND (@to IS NULL OR (c.day <> '' AND c.day <= @to))
+      AND (@sidechain IS NULL OR c.sidechain = @sidechain)
+      AND (@roots IS NULL OR ${rootColumn} IN (SELECT value FROM json_each(@roots)))`;
+}

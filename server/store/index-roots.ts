@@ -1,0 +1,262 @@
+import { lstatSync } from 'node:fs';
+import type { FileAnalysis, FindingRecord, MessageRecord } from '../detect/analyse-file';
+import { walkDirectory, type WalkResult } from '../scan/walk-inputs';
+import { inlineAnalyser, workerAnalyser, type Analyser } from './analysis-pool';
+import type { Db } from './database';
+import { fileFingerprint } from './file-fingerprint';
+import { prepareIndexStatements, type IndexStatements, type RootRow } from './index-statements';
+
+export interface IndexProgress {
+  phase: 'walking' | 'indexing' | 'finishing' | 'done';
+  filesTotal: number;
+  filesDone: number;
+  bytesTotal: number;
+  bytesDone: number;
+  filesFailed: number;
+  elapsedMs: number;
+}
+
+export interface IndexSummary {
+  scanId: number;
+  roots: number;
+  filesSeen: number;
+  filesUnchanged: number;
+  filesChanged: number;
+  filesRemoved: number;
+  filesFailed: number;
+  filesInProgress: number;
+  bytesRead: number;
+  findingsAdded: number;
+  findingsRemoved: number;
+  symlinksSkipped: number;
+  durationMs: number;
+}
+
+export interface IndexOptions {
+  /** Only these roots; all roots when absent. */
+  rootIds?: number[];
+  onProgress?: (progress: IndexProgress) => void;
+  /** 'auto' starts worker threads only when there is enough to read to pay for them. */
+  analyser?: 'auto' | 'workers' | 'inline';
+}
+
+interface Job {
+  root: RootRow;
+  relPath: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  fingerprint: string;
+  previousFindings: number;
+}
+
+const WORKERS_WORTH_BYTES = 16 * 1024 * 1024;
+
+const DIRTY = 'root_cells_dirty';
+
+/**
+ * Indexes roots incrementally: unchanged files (size, mtime, fingerprint) are not read again;
+ * changed ones are analysed in worker threads and written by this thread, one transaction per
+ * file, so a crash at any moment leaves a consistent database that the next run completes.
+ */
+export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<IndexSummary> {
+  const st = prepareIndexStatements(db);
+  const started = Date.now();
+  st.interruptStaleScans.run();
+  const roots = options.rootIds ? options.rootIds.map((id) => st.rootById.get(id)).filter((r): r is RootRow => r !== undefined) : st.allRoots.all();
+  const scanId = st.startScan.get(roots.length === 1 ? roots[0]!.id : null, new Date(started).toISOString())!.id;
+  const summary: IndexSummary = {
+    scanId, roots: roots.length, filesSeen: 0, filesUnchanged: 0, filesChanged: 0, filesRemoved: 0, filesFailed: 0,
+    filesInProgress: 0, bytesRead: 0, findingsAdded: 0, findingsRemoved: 0, symlinksSkipped: 0, durationMs: 0,
+  };
+  const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };
+  const report = () => options.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
+  report();
+
+  const jobs: Job[] = [];
+  for (const root of roots) jobs.push(...planRoot(db, st, root, summary));
+  progress.phase = 'indexing';
+  progress.filesTotal = jobs.length;
+  progress.bytesTotal = jobs.reduce((n, j) => n + j.size, 0);
+  report();
+
+  const mode = options.analyser ?? 'auto';
+  const useWorkers = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= WORKERS_WORTH_BYTES && jobs.length > 1);
+  const analyser: Analyser = useWorkers ? workerAnalyser() : inlineAnalyser();
+  const writeOne = db.transaction((job: Job, analysis: FileAnalysis) => writeFile(st, job, analysis, summary));
+  try {
+    let next = 0;
+    const inFlight = useWorkers ? 4 : 1;
+    const lane = async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        const analysis = await analyser.analyse(job.path);
+        writeOne(job, analysis);
+        progress.filesDone++;
+        progress.bytesDone += job.size;
+        if (analysis.status === 'failed') progress.filesFailed++;
+        report();
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, lane));
+  } finally {
+    await analyser.close();
+  }
+
+  progress.phase = 'finishing';
+  report();
+  const now = new Date().toISOString();
+  db.transaction(() => {
+    if (st.getMeta.get(DIRTY)?.value === '1') {
+      st.clearRootCells.run();
+      st.rebuildRootCells.run();
+      st.markCountedFindings.run();
+      st.setMeta.run(DIRTY, '0');
+    }
+    for (const root of roots) st.touchRoot.run(now, root.id);
+    summary.durationMs = Date.now() - started;
+    st.finishScan.run({
+      id: scanId, finished_at: now, duration_ms: summary.durationMs, status: 'done', files_seen: summary.filesSeen,
+      files_changed: summary.filesChanged, files_removed: summary.filesRemoved, files_failed: summary.filesFailed,
+      bytes_read: summary.bytesRead, findings_added: summary.findingsAdded, findings_removed: summary.findingsRemoved,
+    });
+  })();
+  progress.phase = 'done';
+  report();
+  return summary;
+}
+
+/** Walks one root, removes rows of files that are gone, and lists the files that must be read. */
+function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSummary): Job[] {
+  const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
+  walkDirectory(root.path, '', walk);
+  summary.symlinksSkipped += walk.symlinksSkipped;
+  const known = new Map(st.filesOfRoot.all(root.id).map((f) => [f.rel_path, f]));
+  const seen = new Set<string>();
+  const jobs: Job[] = [];
+  const now = new Date().toISOString();
+
+  // A folder that cannot be read is a failed entry, so it is never silently left out.
+  for (const problem of walk.problems) {
+    seen.add(problem.name);
+    db.transaction(() => {
+      const old = known.get(problem.name);
+      if (old) dropFileRows(st, old.id);
+      st.upsertFile.run(failedRow(root.id, problem.name, 0, 0, '', 'unreadable', null, now));
+      st.setMeta.run(DIRTY, '1');
+    })();
+    summary.filesFailed++;
+  }
+
+  for (const file of walk.files) {
+    seen.add(file.name);
+    summary.filesSeen++;
+    const old = known.get(file.name);
+    let size: number;
+    let mtimeMs: number;
+    let fingerprint: string;
+    try {
+      const stat = lstatSync(file.path);
+      size = stat.size;
+      mtimeMs = stat.mtimeMs;
+      fingerprint = fileFingerprint(file.path, size);
+    } catch {
+      db.transaction(() => {
+        if (old) dropFileRows(st, old.id);
+        st.upsertFile.run(failedRow(root.id, file.name, 0, 0, '', 'unreadable', null, now));
+        st.setMeta.run(DIRTY, '1');
+      })();
+      summary.filesFailed++;
+      continue;
+    }
+    if (old && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) {
+      summary.filesUnchanged++;
+      if (old.status === 'failed') summary.filesFailed++;
+      if (old.status === 'in_progress') summary.filesInProgress++;
+      continue;
+    }
+    jobs.push({ root, relPath: file.name, path: file.path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 });
+  }
+
+  const gone = [...known.values()].filter((f) => !seen.has(f.rel_path));
+  if (gone.length > 0) {
+    db.transaction(() => {
+      for (const f of gone) {
+        summary.findingsRemoved += f.findings;
+        dropFileRows(st, f.id);
+        st.deleteFile.run(f.id);
+      }
+      st.setMeta.run(DIRTY, '1');
+    })();
+    summary.filesRemoved += gone.length;
+  }
+  return jobs;
+}
+
+function dropFileRows(st: IndexStatements, fileId: number): void {
+  st.deleteMessagesOfFile.run(fileId);
+  st.deleteFindingsOfFile.run(fileId);
+}
+
+function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: string) {
+  return {
+    root_id: rootId, rel_path: relPath, size, mtime_ms: mtimeMs, fingerprint, status: 'failed', error_code: code, error_line: line,
+    first_row_at: null, last_row_at: null, session_hash: null, sidechain: 0, assistant_messages: 0, findings: 0, indexed_at: now,
+  };
+}
+
+function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageRecord | FindingRecord): number {
+  const day = r.day ?? '';
+  const version = r.version ?? '';
+  const model = r.model ?? '';
+  const sidechain = r.sidechain ? 1 : 0;
+  const key = `${day}|${version}|${model}|${sidechain}`;
+  let id = cache.get(key);
+  if (id === undefined) {
+    id = st.cellId.get(day, version, model, sidechain)?.id ?? st.insertCell.get(day, version, model, sidechain)!.id;
+    cache.set(key, id);
+  }
+  return id;
+}
+
+/** Replaces everything the index holds for one file. Runs inside one transaction. */
+function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summary: IndexSummary): void {
+  const now = new Date().toISOString();
+  summary.filesChanged++;
+  summary.bytesRead += analysis.bytes;
+  summary.findingsRemoved += job.previousFindings;
+  const base = { root_id: job.root.id, rel_path: job.relPath, size: job.size, mtime_ms: job.mtimeMs, fingerprint: job.fingerprint, indexed_at: now };
+  let fileId: number;
+  if (analysis.status !== 'ok') {
+    // Failed and in-progress files keep no messages and no findings: they are never counted as clean.
+    const failed = analysis.status === 'failed';
+    if (failed) summary.filesFailed++;
+    else summary.filesInProgress++;
+    fileId = st.upsertFile.get({
+      ...base, status: analysis.status, error_code: failed ? analysis.failure.code : null, error_line: failed ? analysis.failure.line : null,
+      first_row_at: null, last_row_at: null, session_hash: null, sidechain: 0, assistant_messages: 0, findings: 0,
+    })!.id;
+    st.deleteMessagesOfFile.run(fileId);
+    st.deleteFindingsOfFile.run(fileId);
+  } else {
+    const facts = analysis.facts!;
+    const messages = analysis.messages!;
+    fileId = st.upsertFile.get({
+      ...base, status: 'ok', error_code: null, error_line: null, first_row_at: facts.firstTimestamp, last_row_at: facts.lastTimestamp,
+      session_hash: facts.sessionHash, sidechain: facts.sidechain ? 1 : 0, assistant_messages: messages.length, findings: analysis.findings.length,
+    })!.id;
+    st.deleteMessagesOfFile.run(fileId);
+    st.deleteFindingsOfFile.run(fileId);
+    const cells = new Map<string, number>();
+    for (const m of messages) st.insertMessage.run(fileId, m.messageHash, cellIdFor(st, cells, m), m.toolUseTurn ? 1 : 0);
+    for (const f of analysis.findings) {
+      st.insertFinding.run({
+        file_id: fileId, code: f.code, first_line: f.lines[0], last_line: f.lines[1], source_lines: JSON.stringify(f.sourceLines),
+        evidence_sha256: f.evidenceSha256, cell_id: cellIdFor(st, cells, f), block_types: JSON.stringify(f.blockTypes),
+        signed_thinking: f.signedThinking ? 1 : 0, message_hash: f.messageHash, details: '{}',
+      });
+    }
+    summary.findingsAdded += analysis.findings.length;
+  }
+  st.setMeta.run(DIRTY, '1');
+}

@@ -1,0 +1,106 @@
+import type { Db } from './database';
+
+export interface FileRow {
+  id: number;
+  rel_path: string;
+  size: number;
+  mtime_ms: number;
+  fingerprint: string;
+  status: 'ok' | 'failed' | 'in_progress';
+  findings: number;
+}
+
+export interface RootRow {
+  id: number;
+  path: string;
+  label: string;
+  added_at: string;
+  last_scan_at: string | null;
+}
+
+/** Every statement the indexer runs, prepared once and named for what it does. */
+export function prepareIndexStatements(db: Db) {
+  return {
+    rootById: db.prepare<[number], RootRow>('SELECT id, path, label, added_at, last_scan_at FROM roots WHERE id = ?'),
+    rootByPath: db.prepare<[string], RootRow>('SELECT id, path, label, added_at, last_scan_at FROM roots WHERE path = ?'),
+    allRoots: db.prepare<[], RootRow>('SELECT id, path, label, added_at, last_scan_at FROM roots ORDER BY id'),
+    labelTaken: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM roots WHERE label = ?'),
+    insertRoot: db.prepare<[string, string, string], { id: number }>('INSERT INTO roots (path, label, added_at) VALUES (?, ?, ?) RETURNING id'),
+    touchRoot: db.prepare<[string, number]>('UPDATE roots SET last_scan_at = ? WHERE id = ?'),
+    filesOfRoot: db.prepare<[number], FileRow>(
+      'SELECT id, rel_path, size, mtime_ms, fingerprint, status, findings FROM files WHERE root_id = ?',
+    ),
+    upsertFile: db.prepare<
+      {
+        root_id: number; rel_path: string; size: number; mtime_ms: number; fingerprint: string; status: string;
+        error_code: string | null; error_line: number | null; first_row_at: string | null; last_row_at: string | null;
+        session_hash: string | null; sidechain: number; assistant_messages: number; findings: number; indexed_at: string;
+      },
+      { id: number }
+    >(`INSERT INTO files (root_id, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_at,
+                          last_row_at, session_hash, sidechain, assistant_messages, findings, indexed_at)
+       VALUES (@root_id, @rel_path, @size, @mtime_ms, @fingerprint, @status, @error_code, @error_line, @first_row_at,
+               @last_row_at, @session_hash, @sidechain, @assistant_messages, @findings, @indexed_at)
+       ON CONFLICT (root_id, rel_path) DO UPDATE SET
+         size = excluded.size, mtime_ms = excluded.mtime_ms, fingerprint = excluded.fingerprint, status = excluded.status,
+         error_code = excluded.error_code, error_line = excluded.error_line, first_row_at = excluded.first_row_at,
+         last_row_at = excluded.last_row_at, session_hash = excluded.session_hash, sidechain = excluded.sidechain,
+         assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_at = excluded.indexed_at
+       RETURNING id`),
+    deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),
+    deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),
+    deleteFile: db.prepare<[number]>('DELETE FROM files WHERE id = ?'),
+    cellId: db.prepare<[string, string, string, number], { id: number }>(
+      'SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?',
+    ),
+    insertCell: db.prepare<[string, string, string, number], { id: number }>(
+      'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',
+    ),
+    insertMessage: db.prepare<[number, bigint, number, number]>(
+      // A message id repeated inside one file is one message: the first row keeps it.
+      'INSERT OR IGNORE INTO messages (file_id, message_hash, cell_id, tool_use_turn) VALUES (?, ?, ?, ?)',
+    ),
+    insertFinding: db.prepare<{
+      file_id: number; code: string; first_line: number; last_line: number; source_lines: string; evidence_sha256: string;
+      cell_id: number; block_types: string; signed_thinking: number; message_hash: bigint; details: string;
+    }>(`INSERT INTO findings (file_id, code, first_line, last_line, source_lines, evidence_sha256, cell_id, block_types,
+                             signed_thinking, message_hash, details)
+        VALUES (@file_id, @code, @first_line, @last_line, @source_lines, @evidence_sha256, @cell_id, @block_types,
+                @signed_thinking, @message_hash, @details)`),
+    getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+    setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    startScan: db.prepare<[number | null, string], { id: number }>(
+      "INSERT INTO scans (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id",
+    ),
+    interruptStaleScans: db.prepare<[]>("UPDATE scans SET status = 'interrupted' WHERE status = 'running'"),
+    finishScan: db.prepare<{
+      id: number; finished_at: string; duration_ms: number; status: string; files_seen: number; files_changed: number;
+      files_removed: number; files_failed: number; bytes_read: number; findings_added: number; findings_removed: number;
+    }>(`UPDATE scans SET finished_at = @finished_at, duration_ms = @duration_ms, status = @status, files_seen = @files_seen,
+          files_changed = @files_changed, files_removed = @files_removed, files_failed = @files_failed,
+          bytes_read = @bytes_read, findings_added = @findings_added, findings_removed = @findings_removed
+        WHERE id = @id`),
+    clearRootCells: db.prepare<[]>('DELETE FROM root_cells'),
+    // Each message counted once per root: the copy in the file whose first row is earliest, then the smallest path.
+    rebuildRootCells: db.prepare<[]>(`
+      INSERT INTO root_cells (root_id, cell_id, assistant_messages, tool_use_turns)
+      SELECT root_id, cell_id, count(*), sum(tool_use_turn)
+      FROM (
+        SELECT f.root_id, m.cell_id, m.tool_use_turn,
+               row_number() OVER (PARTITION BY f.root_id, m.message_hash
+                                  ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
+        FROM messages m JOIN files f ON f.id = m.file_id
+      )
+      WHERE copy_rank = 1
+      GROUP BY root_id, cell_id`),
+    markCountedFindings: db.prepare<[]>(`
+      UPDATE findings SET counted = coalesce(findings.file_id = (
+        SELECT m.file_id FROM messages m JOIN files f ON f.id = m.file_id
+        WHERE m.message_hash = findings.message_hash
+          AND f.root_id = (SELECT root_id FROM files WHERE id = findings.file_id)
+        ORDER BY coalesce(f.first_row_at, '~'), f.rel_path
+        LIMIT 1), 1)`),
+  };
+}
+
+export type IndexStatements = ReturnType<typeof prepareIndexStatements>;
