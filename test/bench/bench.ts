@@ -82,6 +82,19 @@ const cli = ['--import', 'tsx', join(root, 'server/cli/main.ts')];
 const scan = measure([...cli, 'scan', '--json', main]);
 add('scan --json', scan, `${(scan.seconds / baseline.seconds).toFixed(2)}x baseline (target <= 1.5x, RSS < 300 MB)`);
 
+const dbPath = join(outDir, 'bench-index.db');
+for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+const full = measure([...cli, 'index', main, '--db', dbPath]);
+add('index (fresh database)', full, `${(full.seconds / baseline.seconds).toFixed(2)}x baseline (target <= 1.0x)`);
+const again = measure([...cli, 'index', main, '--db', dbPath]);
+add('re-index, nothing changed', again, `${((again.seconds / full.seconds) * 100).toFixed(1)}% of full (target < 2% or < 1 s)`);
+const dbBytes = ['', '-wal'].reduce((n, s) => n + (existsSync(dbPath + s) ? statSync(dbPath + s).size : 0), 0);
+rows.push(['database size', '', '', '', `${(dbBytes / 1e6).toFixed(2)} MB = ${((dbBytes / (mb * 1e6)) * 100).toFixed(2)}% of the corpus (target < 2%)`]);
+if (!process.env.BENCH_SKIP_PEER) {
+  const peer = measure(['-e', `require('child_process').execFileSync('npx', ['--yes', 'ccusage@18.0.11', 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: ${JSON.stringify(dirname(main))} }, stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 })`]);
+  add('peer: npx ccusage@18.0.11 daily --json --offline', peer, 'reference only (tokens, not findings); RSS is npx, not its child');
+}
+
 if (values.huge) {
   const huge = corpus('corpus-huge', ['--size-mb', '530', '--big-file-mb', '530', '--days', '10']);
   const hugeFile = spawnSync('find', [huge, '-name', '*.jsonl', '-size', '+500M'], { encoding: 'utf8' }).stdout.trim().split('\n')[0]!;

@@ -12,13 +12,16 @@ export function newCanary(): string {
  * thinking, signatures, tool names, inputs, results, ids, cwd, branch, prompts, summaries,
  * attachments, model and version strings that fail their patterns, block type names), with
  * failures the detectors must find, plus files that fail to scan with the canary on the bad line.
- * Returns the folder to scan; it sits below a folder named after the canary, so an absolute
- * path in any output shows up too.
+ * Returns the folder to scan. With canaryInNames (the default) the folders are named after the
+ * canary too, so an absolute path in any output shows up; the index's own privacy test turns
+ * that off, since a root's path is kept (only) in the local database.
  */
-export function writeCanaryTranscripts(parent: string, canary: string): string {
-  const root = join(parent, `outside-${canary}`, 'root');
-  const project = join(root, `-home-${canary}-project`);
-  mkdirSync(join(project, `session-${canary}`, 'subagents'), { recursive: true });
+export function writeCanaryTranscripts(parent: string, canary: string, options: { canaryInNames?: boolean } = {}): string {
+  const inNames = options.canaryInNames ?? true;
+  const name = inNames ? canary : 'x';
+  const root = join(parent, `outside-${name}`, 'root');
+  const project = join(root, `-home-${name}-project`);
+  mkdirSync(join(project, `session-${name}`, 'subagents'), { recursive: true });
   const c = canary;
   const env = (extra: object) => ({
     parentUuid: `parent-${c}`, isSidechain: false, userType: `external-${c}`, cwd: `/home/${c}/work`, sessionId: `session-${c}`,
@@ -44,8 +47,8 @@ export function writeCanaryTranscripts(parent: string, canary: string): string {
     { type: 'file-history-snapshot', messageId: `snap-${c}`, snapshot: { trackedFileBackups: { [`/home/${c}`]: {} }, timestamp: '2026-05-29T10:00:00Z' } },
     { type: `unknown-${c}`, [c]: c },
   ];
-  writeFileSync(join(project, `session-${canary}.jsonl`), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  writeFileSync(join(project, `session-${canary}`, 'subagents', `agent-${canary}.jsonl`), JSON.stringify(env({ type: 'assistant', isSidechain: true, agentId: c, message: { id: `msg_${c}_9`, role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: c }], stop_reason: 'tool_use' } })) + '\n');
+  writeFileSync(join(project, `session-${name}.jsonl`), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(join(project, `session-${name}`, 'subagents', `agent-${name}.jsonl`), JSON.stringify(env({ type: 'assistant', isSidechain: true, agentId: c, message: { id: `msg_${c}_9`, role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: c }], stop_reason: 'tool_use' } })) + '\n');
   // Files that fail, each with the canary on or around the failing line.
   writeFileSync(join(project, 'malformed.jsonl'), `{"type":"user","message":{"content":"${c}"}}\n{"type":"assistant","text":"${c}\n`);
   writeFileSync(join(project, 'duplicate.jsonl'), `{"type":"summary","${c}":1,"${c}":2}\n`);

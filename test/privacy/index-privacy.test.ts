@@ -1,0 +1,37 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { openDatabase } from '../../server/store/database';
+import { indexRoots } from '../../server/store/index-roots';
+import { addRoot } from '../../server/store/roots';
+import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
+
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-idxpriv-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function databaseBytes(path: string): Buffer {
+  return Buffer.concat(['', '-wal', '-shm'].filter((s) => existsSync(path + s)).map((s) => readFileSync(path + s)));
+}
+
+describe('the index holds no payload', () => {
+  it('neither the database nor its WAL contain the canary, while open and after closing', async () => {
+    const canary = newCanary();
+    const transcripts = writeCanaryTranscripts(tmp, canary, { canaryInNames: false });
+    generateDemoCorpus({ out: join(tmp, 'demo'), seed: 9, sessions: 20, canary });
+    const dbPath = join(tmp, 'index.db');
+    const db = openDatabase(dbPath);
+    addRoot(db, transcripts);
+    addRoot(db, join(tmp, 'demo/projects'));
+    const summary = await indexRoots(db, { analyser: 'inline' });
+    expect(summary.findingsAdded).toBeGreaterThan(0);
+    expect(summary.filesFailed).toBeGreaterThan(0);
+    const needle = Buffer.from(canary);
+    expect(databaseBytes(dbPath).includes(needle)).toBe(false);
+    db.close();
+    expect(databaseBytes(dbPath).includes(needle)).toBe(false);
+    // Sanity: the needle search itself works on these bytes.
+    expect(databaseBytes(dbPath).includes(Buffer.from('missing_tool_use_block'))).toBe(true);
+  });
+});

@@ -1,0 +1,35 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getRates } from '../../server/query/get-rates';
+import { openDatabase, type Db } from '../../server/store/database';
+import { indexRoots } from '../../server/store/index-roots';
+import { addRoot } from '../../server/store/roots';
+import { cellTotals } from '../support/db-dump';
+import { generateCorpus } from '../support/generated-corpus';
+import { requireSharedOrSkip } from '../support/shared-material';
+
+describe.runIf(requireSharedOrSkip('index on a generated corpus'))('index on a generated corpus (../shared/bench/gen-corpus.mjs)', () => {
+  const corpus = generateCorpus(['--size-mb', '30', '--seed', '3', '--canary', 'IDXSHAREDCANARY']);
+  let db: Db;
+  beforeAll(async () => {
+    db = openDatabase(join(corpus.dir, 'index.db'));
+    addRoot(db, corpus.projects);
+    await indexRoots(db, { analyser: 'workers' });
+  });
+  afterAll(() => {
+    db.close();
+    rmSync(corpus.dir, { recursive: true, force: true });
+  });
+
+  it('stores assistant messages and tool-use turns per day × version × model exactly as truth.json', () => {
+    const want = corpus.truth.cells.map(({ day, version, model, assistant_messages, tool_use_turns }) => ({ day, version, model, assistant_messages, tool_use_turns }));
+    expect(cellTotals(db)).toEqual(want);
+  });
+
+  it.each(['missing_tool_use_block', 'empty_tool_input_with_error_result'])('counts %s exactly', (code) => {
+    const counted = getRates(db, 'day', { codes: [code] }).reduce((n, r) => n + (r.findings[code as 'missing_tool_use_block'] ?? 0), 0);
+    expect(counted).toBe(corpus.truth.totals.by_code[code]);
+    expect(counted).toBeGreaterThan(0);
+  });
+});
