@@ -1,5 +1,5 @@
-import { FINDING_CODES } from '../../shared/finding-codes';
-import { getRates, type RateRow } from '../query/get-rates';
+import type { RateRow } from '../../shared/api-schemas';
+import { getRates, selectedCodes } from '../query/get-rates';
 import type { RateFilters } from '../query/rate-filters';
 import type { Db } from '../store/database';
 
@@ -22,7 +22,7 @@ function table(title: string, keyName: string, rows: RateRow[], codes: readonly 
     r.key ?? 'unknown',
     String(r.assistant_messages),
     String(r.tool_use_turns),
-    ...codes.map((c) => fmtRate(r.findings[c as keyof RateRow['findings']] ?? 0, r.tool_use_turns)),
+    ...codes.map((c) => fmtRate(r.codes.find((x) => x.code === c)?.count ?? 0, r.tool_use_turns)),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
@@ -30,7 +30,7 @@ function table(title: string, keyName: string, rows: RateRow[], codes: readonly 
 }
 
 export function formatReport(report: ReportJson, filters: RateFilters): string {
-  const codes = filters.codes?.length ? FINDING_CODES.filter((c) => filters.codes!.includes(c)) : FINDING_CODES;
+  const codes = selectedCodes(filters);
   if (report.by_version.length === 0) return 'The index holds no assistant messages yet: run `index <dir>` first.\n';
   return `${table('Per version', 'version', report.by_version, codes)}\n\n${table('Per day (UTC)', 'day', report.by_day, codes)}\n`;
 }

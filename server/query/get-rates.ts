@@ -1,22 +1,11 @@
+import type { CodeRate, RateRow } from '../../shared/api-schemas';
 import { FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
-import { perThousand, type Interval } from '../../shared/statistics';
+import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
 
 export type RateDimension = 'day' | 'week' | 'version' | 'model';
-
-export interface RateRow {
-  /** The day, week (its Monday), version or model; null when unknown. */
-  key: string | null;
-  assistant_messages: number;
-  tool_use_turns: number;
-  findings: Partial<Record<FindingCode, number>>;
-  /** Per code: findings per 1,000 assistant messages, with a 95% Wilson interval (null when there are none). */
-  per_1000_messages: Partial<Record<FindingCode, Interval | null>>;
-  /** Per code: findings per 1,000 tool-use turns, with a 95% Wilson interval. */
-  per_1000_tool_use_turns: Partial<Record<FindingCode, Interval | null>>;
-}
 
 const KEY_SQL: Record<RateDimension, string> = {
   day: 'c.day',
@@ -53,6 +42,16 @@ function statements(db: Db, dimension: RateDimension) {
   return st;
 }
 
+/** The codes a filter selects, in registry order. */
+export function selectedCodes(filters: RateFilters): FindingCode[] {
+  return filters.codes?.length ? FINDING_CODES.filter((c) => filters.codes!.includes(c)) : [...FINDING_CODES];
+}
+
+/** Count and rates per 1,000 messages and per 1,000 tool-use turns, with 95% Wilson intervals. */
+export function codeRate(code: string, count: number, messages: number, toolUseTurns: number): CodeRate {
+  return { code, count, per_1000_messages: perThousand(count, messages), per_1000_tool_use_turns: perThousand(count, toolUseTurns) };
+}
+
 function order(dimension: RateDimension) {
   return (a: RateRow, b: RateRow) => {
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
@@ -67,29 +66,26 @@ function order(dimension: RateDimension) {
 export function getRates(db: Db, dimension: RateDimension, filters: RateFilters = {}): RateRow[] {
   const params = filterParams(filters);
   const st = statements(db, dimension);
-  const codes = (filters.codes?.length ? FINDING_CODES.filter((c) => filters.codes!.includes(c)) : [...FINDING_CODES]) as FindingCode[];
-  const rows = new Map<string, RateRow>();
-  const row = (key: string) => {
-    let r = rows.get(key);
-    if (!r) {
-      r = { key: key === '' ? null : key, assistant_messages: 0, tool_use_turns: 0, findings: {}, per_1000_messages: {}, per_1000_tool_use_turns: {} };
-      for (const code of codes) r.findings[code] = 0;
-      rows.set(key, r);
-    }
-    return r;
-  };
-  for (const d of st.denominators.all(params)) {
-    const r = row(d.key);
-    r.assistant_messages = d.assistant_messages;
-    r.tool_use_turns = d.tool_use_turns;
+  const codes = selectedCodes(filters);
+  const denominators = new Map<string, { assistant_messages: number; tool_use_turns: number }>();
+  for (const d of st.denominators.all(params)) denominators.set(d.key, d);
+  const counts = new Map<string, Map<string, number>>();
+  for (const n of st.numerators.all(params)) {
+    if (!denominators.has(n.key)) denominators.set(n.key, { assistant_messages: 0, tool_use_turns: 0 });
+    let byCode = counts.get(n.key);
+    if (!byCode) counts.set(n.key, (byCode = new Map()));
+    byCode.set(n.code, n.n);
   }
-  for (const n of st.numerators.all(params)) row(n.key).findings[n.code as FindingCode] = n.n;
-  for (const r of rows.values()) {
-    for (const code of codes) {
-      const k = r.findings[code] ?? 0;
-      r.per_1000_messages[code] = perThousand(k, r.assistant_messages);
-      r.per_1000_tool_use_turns[code] = perThousand(k, r.tool_use_turns);
-    }
-  }
-  return [...rows.values()].sort(order(dimension));
+  const rows: RateRow[] = [...denominators].map(([key, d]) => ({
+    key: key === '' ? null : key,
+    assistant_messages: d.assistant_messages,
+    tool_use_turns: d.tool_use_turns,
+    codes: codes.map((code) => codeRate(code, counts.get(key)?.get(code) ?? 0, d.assistant_messages, d.tool_use_turns)),
+  }));
+  return rows.sort(order(dimension));
+}
+
+/** How many findings of `code` a set of rows holds. */
+export function countOf(rows: readonly RateRow[], code: string): number {
+  return rows.reduce((n, r) => n + (r.codes.find((c) => c.code === code)?.count ?? 0), 0);
 }

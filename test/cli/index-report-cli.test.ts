@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DemoTruth } from '../../fixtures/demo-corpus';
 import type { ReportJson } from '../../server/cli/report-command';
+import { countOf } from '../../server/query/get-rates';
 import { fixturesRoot } from '../support/detector-fixtures';
 import { runCli } from '../support/run-cli';
 
@@ -29,7 +30,7 @@ describe('index and report CLI on the bundled demo corpus', () => {
     expect(report.by_version.reduce((n, r) => n + r.assistant_messages, 0)).toBe(messages);
     expect(report.by_day.reduce((n, r) => n + r.assistant_messages, 0)).toBe(messages);
     expect(report.by_version.map((r) => r.key)).toEqual(['2.1.36', '2.1.37', '2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
-    const missing = report.by_version.reduce((n, r) => n + (r.findings.missing_tool_use_block ?? 0), 0);
+    const missing = countOf(report.by_version, 'missing_tool_use_block');
     expect(missing).toBe(truth.counted_by_code.missing_tool_use_block);
   });
 

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getRates } from '../../server/query/get-rates';
+import { countOf, getRates } from '../../server/query/get-rates';
 import { openDatabase, type Db } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
@@ -28,7 +28,7 @@ describe.runIf(requireSharedOrSkip('index on a generated corpus'))('index on a g
   });
 
   it.each(['missing_tool_use_block', 'empty_tool_input_with_error_result'])('counts %s exactly', (code) => {
-    const counted = getRates(db, 'day', { codes: [code] }).reduce((n, r) => n + (r.findings[code as 'missing_tool_use_block'] ?? 0), 0);
+    const counted = countOf(getRates(db, 'day', { codes: [code] }), code);
     expect(counted).toBe(corpus.truth.totals.by_code[code]);
     expect(counted).toBeGreaterThan(0);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus, type DemoTruth } from '../../fixtures/demo-corpus';
-import { getRates } from '../../server/query/get-rates';
+import { countOf, getRates } from '../../server/query/get-rates';
 import { openDatabase, type Db } from '../../server/store/database';
 import { indexRoots, type IndexSummary } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
@@ -33,10 +33,8 @@ describe('index of a generated corpus (exact against its truth)', () => {
   });
 
   it('counts each code once per message in rates, and lists every copy among findings', () => {
-    const totals = getRates(db, 'version').reduce<Record<string, number>>((acc, r) => {
-      for (const [code, n] of Object.entries(r.findings)) acc[code] = (acc[code] ?? 0) + (n ?? 0);
-      return acc;
-    }, {});
+    const rows = getRates(db, 'version');
+    const totals = Object.fromEntries(Object.keys(truth.counted_by_code).map((code) => [code, countOf(rows, code)]));
     expect(totals).toEqual(truth.counted_by_code);
     const listed = db.prepare('SELECT f.rel_path AS file, fi.code, fi.source_lines FROM findings fi JOIN files f ON f.id = fi.file_id').all() as Array<{ file: string; code: string; source_lines: string }>;
     const key = (x: { file: string; code: string; lines: number[] }) => `${x.file}|${x.code}|${x.lines.join(',')}`;

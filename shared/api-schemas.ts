@@ -1,0 +1,188 @@
+/**
+ * Every request and response of the JSON API, declared once. Fastify validates requests and
+ * serializes responses with these (so a field not declared here can never reach a client), and
+ * the web page imports their static types. Nothing here may carry payload: only codes, labels,
+ * relative file names, lines, digests, days, versions, model ids and counts.
+ */
+import { Type, type Static, type TSchema } from 'typebox';
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const DayPattern = '^\\d{4}-\\d{2}-\\d{2}$';
+const Day = Type.String({ pattern: DayPattern });
+
+export const ErrorBody = Type.Object({
+  error: Type.Object({ statusCode: Type.Integer(), code: Type.String(), message: Type.String() }),
+});
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export const Interval = Type.Object({ rate: Type.Number(), low: Type.Number(), high: Type.Number() });
+export type Interval = Static<typeof Interval>;
+
+/** Filters shared by rate and findings endpoints; lists are comma-separated. */
+export const FilterQuery = Type.Object({
+  code: Type.Optional(Type.String({ pattern: '^[a-z0-9_,]{1,400}$' })),
+  version: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.,-]{1,400}$' })),
+  model: Type.Optional(Type.String({ pattern: '^[a-z0-9._,-]{1,400}$' })),
+  from: Type.Optional(Day),
+  to: Type.Optional(Day),
+  root: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+  sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+});
+export type FilterQuery = Static<typeof FilterQuery>;
+
+export const CodeRate = Type.Object({
+  code: Type.String(),
+  count: Type.Integer(),
+  per_1000_messages: Nullable(Interval),
+  per_1000_tool_use_turns: Nullable(Interval),
+});
+export type CodeRate = Static<typeof CodeRate>;
+
+export const RateRow = Type.Object({
+  /** The day, week (its Monday), version or model; null when unknown. */
+  key: Nullable(Type.String()),
+  assistant_messages: Type.Integer(),
+  tool_use_turns: Type.Integer(),
+  codes: Type.Array(CodeRate),
+});
+export type RateRow = Static<typeof RateRow>;
+
+export const HealthResponse = Type.Object({
+  status: Type.Literal('ok'),
+  tool_version: Type.String(),
+  detector_definitions_version: Type.Integer(),
+  demo: Type.Boolean(),
+});
+export type HealthResponse = Static<typeof HealthResponse>;
+
+export const Root = Type.Object({
+  id: Type.Integer(),
+  label: Type.String(),
+  /** The absolute path: shown only on the owner's roots page, never elsewhere or in exports. */
+  path: Type.String(),
+  added_at: Type.String(),
+  last_scan_at: Nullable(Type.String()),
+  files: Type.Integer(),
+  files_failed: Type.Integer(),
+  files_in_progress: Type.Integer(),
+});
+export type Root = Static<typeof Root>;
+
+export const RootsResponse = Type.Object({ roots: Type.Array(Root) });
+export type RootsResponse = Static<typeof RootsResponse>;
+
+export const AddRootBody = Type.Object(
+  { path: Type.String({ minLength: 1, maxLength: 4096 }), label: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) },
+  { additionalProperties: false },
+);
+export type AddRootBody = Static<typeof AddRootBody>;
+
+export const RootIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+export const StartScanBody = Type.Object({ root_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+export type StartScanBody = Static<typeof StartScanBody>;
+
+export const ScanState = Type.Object({
+  state: Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+  scan_id: Nullable(Type.Integer()),
+  root_id: Nullable(Type.Integer()),
+  phase: Nullable(Type.String()),
+  files_done: Type.Integer(),
+  files_total: Type.Integer(),
+  bytes_done: Type.Integer(),
+  bytes_total: Type.Integer(),
+  files_failed: Type.Integer(),
+  bytes_per_second: Type.Number(),
+  eta_seconds: Nullable(Type.Number()),
+  started_at: Nullable(Type.String()),
+  finished_at: Nullable(Type.String()),
+  findings_added: Type.Integer(),
+  findings_removed: Type.Integer(),
+});
+export type ScanState = Static<typeof ScanState>;
+
+export const SummaryResponse = Type.Object({
+  roots: Type.Integer(),
+  roots_never_scanned: Type.Integer(),
+  files_ok: Type.Integer(),
+  files_failed: Type.Integer(),
+  files_in_progress: Type.Integer(),
+  assistant_messages: Type.Integer(),
+  tool_use_turns: Type.Integer(),
+  codes: Type.Array(CodeRate),
+  first_day: Nullable(Type.String()),
+  last_day: Nullable(Type.String()),
+});
+export type SummaryResponse = Static<typeof SummaryResponse>;
+
+export const TimelineQuery = Type.Object({
+  ...FilterQuery.properties,
+  bucket: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week')])),
+});
+export type TimelineQuery = Static<typeof TimelineQuery>;
+
+export const VersionMarker = Type.Object({ version: Type.String(), first_day: Type.String() });
+
+export const TimelineResponse = Type.Object({
+  bucket: Type.Union([Type.Literal('day'), Type.Literal('week')]),
+  rows: Type.Array(RateRow),
+  version_markers: Type.Array(VersionMarker),
+});
+export type TimelineResponse = Static<typeof TimelineResponse>;
+
+export const RatesResponse = Type.Object({ rows: Type.Array(RateRow) });
+export type RatesResponse = Static<typeof RatesResponse>;
+
+export const FindingsQuery = Type.Object({
+  ...FilterQuery.properties,
+  sort: Type.Optional(Type.Union([Type.Literal('day_asc'), Type.Literal('day_desc')])),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,200}$' })),
+});
+export type FindingsQuery = Static<typeof FindingsQuery>;
+
+export const Finding = Type.Object({
+  id: Type.Integer(),
+  code: Type.String(),
+  root_id: Type.Integer(),
+  root: Type.String(),
+  file: Type.String(),
+  lines: Type.Tuple([Type.Integer(), Type.Integer()]),
+  source_lines: Type.Array(Type.Integer()),
+  evidence_sha256: Type.String(),
+  day: Nullable(Type.String()),
+  version: Nullable(Type.String()),
+  model: Nullable(Type.String()),
+  block_types: Type.Array(Type.String()),
+  signed_thinking: Type.Boolean(),
+  sidechain: Type.Boolean(),
+  /** False for a copy of a message already counted in another file of the same root. */
+  counted: Type.Boolean(),
+});
+export type Finding = Static<typeof Finding>;
+
+export const FindingsResponse = Type.Object({ items: Type.Array(Finding), next_cursor: Nullable(Type.String()), total: Type.Integer() });
+export type FindingsResponse = Static<typeof FindingsResponse>;
+
+export const FilesQuery = Type.Object({
+  status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems')])),
+  root: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+});
+export type FilesQuery = Static<typeof FilesQuery>;
+
+export const FileProblem = Type.Object({
+  id: Type.Integer(),
+  root_id: Type.Integer(),
+  root: Type.String(),
+  file: Type.String(),
+  status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress')]),
+  error_code: Nullable(Type.String()),
+  error_line: Nullable(Type.Integer()),
+  size: Type.Integer(),
+  indexed_at: Type.String(),
+});
+export type FileProblem = Static<typeof FileProblem>;
+
+export const FilesResponse = Type.Object({ items: Type.Array(FileProblem) });
+export type FilesResponse = Static<typeof FilesResponse>;
