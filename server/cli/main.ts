@@ -6,6 +6,7 @@ import { RootError } from '../store/roots';
 import { formatIndexSummary, runIndex } from './index-command';
 import { buildReport, formatReport } from './report-command';
 import { formatScanTable, runScan, scanExitCode } from './scan-command';
+import { ServeError, startServer } from '../serve';
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
 const DB_HELP = 'index database (default: $TCF_DB, else $XDG_DATA_HOME or ~/.local/share, /tool-call-forensics/index.db)';
@@ -69,13 +70,29 @@ program
     }
   });
 
+program
+  .command('serve')
+  .description('Serve the dashboard and its JSON API on http://127.0.0.1:4319 (index the given folders first).')
+  .argument('[dir...]', 'folders to add as roots and index before serving')
+  .option('--db <file>', DB_HELP)
+  .option('--port <n>', 'port', (v) => Number.parseInt(v, 10), 4319)
+  .option('--host <address>', 'address to bind', '127.0.0.1')
+  .option('--allow-remote', 'allow binding a non-loopback address (prints a warning)')
+  .option('--demo', 'index the bundled demo corpus into a separate demo database and serve it')
+  .action(async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean }) => {
+    const server = await startServer({ ...options, dirs });
+    const stop = () => void server.close().then(() => process.exit(0));
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     // Help and version exit 0; usage mistakes exit 2 (1 is reserved for "findings").
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof InputError || error instanceof RootError) {
+  } else if (error instanceof InputError || error instanceof RootError || error instanceof ServeError) {
     process.stderr.write(`error: ${error.message}\n`);
   } else {
     // Unexpected failures are reported by kind only: their messages could quote file contents or paths.

@@ -27,5 +27,12 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
 
 /** Same work on the calling thread: cheaper than starting workers for a handful of small files. */
 export function inlineAnalyser(): Analyser {
-  return { analyse: async (path) => analyseFile(path, { forIndex: true }), close: async () => {} };
+  return {
+    analyse: async (path) => {
+      // Yield to the event loop between files, so a server stays responsive and progress flows.
+      await new Promise((resolve) => setImmediate(resolve));
+      return analyseFile(path, { forIndex: true });
+    },
+    close: async () => {},
+  };
 }

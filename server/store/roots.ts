@@ -48,3 +48,8 @@ export function addRoot(db: Db, path: string, label?: string): RootRow {
   const { id } = st.insertRoot.get(absolute, candidate, new Date().toISOString())!;
   return st.rootById.get(id)!;
 }
+
+/** Removes a root and, through the schema's cascades, every row indexed from it. */
+export function removeRoot(db: Db, id: number): boolean {
+  return db.prepare<[number]>('DELETE FROM roots WHERE id = ?').run(id).changes > 0;
+}

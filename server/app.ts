@@ -1,0 +1,103 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorBody } from '../shared/api-errors';
+import { RootError } from './store/roots';
+import type { Db } from './store/database';
+import { ScanRunner } from './store/scan-runner';
+import { findingRoutes } from './routes/findings';
+import { healthRoutes } from './routes/health';
+import { HttpError } from './routes/http-error';
+import { rateRoutes } from './routes/rates';
+import { requestGuard } from './routes/request-guard';
+import { rootRoutes } from './routes/roots';
+import { scanRoutes } from './routes/scans';
+import type { App, RouteContext } from './routes/types';
+
+export interface AppOptions {
+  db: Db;
+  /** Per-launch token; embedded in the served page and required for POST/DELETE without an Origin. */
+  token: string;
+  /** Host header values the server answers to (its bound address and port, and localhost). */
+  allowedHosts: string[];
+  /** Folder of the built page (index.html, assets/); no page is served when absent. */
+  webRoot?: string | null;
+  demo?: boolean;
+  toolVersion?: string;
+  scans?: ScanRunner;
+  analyser?: 'auto' | 'workers' | 'inline';
+}
+
+const TOKEN_META = '<meta name="tcf-token" content="">';
+
+/** Builds the API and page server without listening: tests call `app.inject`. */
+export async function buildApp(options: AppOptions): Promise<App> {
+  const app = Fastify({ logger: false, bodyLimit: 16 * 1024, ajv: { customOptions: { removeAdditional: false } } }).withTypeProvider<TypeBoxTypeProvider>();
+  const ctx: RouteContext = {
+    db: options.db,
+    scans: options.scans ?? new ScanRunner(options.db, options.analyser),
+    demo: options.demo ?? false,
+    toolVersion: options.toolVersion ?? '0.0.0',
+  };
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    strictTransportSecurity: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  // After helmet, so refusals carry the security headers too.
+  app.addHook('onRequest', requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`),
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string; validation?: unknown }, _request, reply) => {
+    if (error instanceof HttpError) return reply.status(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
+    if (error instanceof RootError) return reply.status(400).send(errorBody(400, error.problem, error.message));
+    if (error.validation) return reply.status(400).send(errorBody(400, 'invalid_request', error.message));
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status < 500) return reply.status(status).send(errorBody(status, error.code?.toLowerCase() ?? 'bad_request', error.message));
+    // 5xx hide internals: the message could hold a path or worse.
+    process.stderr.write(`internal error (${error.name})\n`);
+    return reply.status(500).send(errorBody(500, 'internal', 'internal error'));
+  });
+
+  healthRoutes(app, ctx);
+  rootRoutes(app, ctx);
+  scanRoutes(app, ctx);
+  rateRoutes(app, ctx);
+  findingRoutes(app, ctx);
+
+  const webRoot = options.webRoot ?? null;
+  const indexHtml = webRoot && existsSync(join(webRoot, 'index.html'))
+    ? readFileSync(join(webRoot, 'index.html'), 'utf8').replace(TOKEN_META, `<meta name="tcf-token" content="${options.token}">`)
+    : null;
+  if (webRoot && indexHtml) {
+    await app.register(fastifyStatic, { root: join(webRoot, 'assets'), prefix: '/assets/', index: false, wildcard: true });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && indexHtml !== null;
+    if (wantsPage) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(indexHtml);
+    return reply.status(404).send(errorBody(404, 'not_found', 'no such endpoint'));
+  });
+  return app;
+}

@@ -1,0 +1,20 @@
+import type { Root } from '../../shared/api-schemas';
+import type { Db } from '../store/database';
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+function prepare(db: Db) {
+  return db.prepare<[], Root>(`
+    SELECT r.id, r.label, r.path, r.added_at, r.last_scan_at,
+           count(f.id) AS files, coalesce(sum(f.status = 'failed'), 0) AS files_failed,
+           coalesce(sum(f.status = 'in_progress'), 0) AS files_in_progress
+    FROM roots r LEFT JOIN files f ON f.root_id = r.id
+    GROUP BY r.id ORDER BY r.id`);
+}
+
+/** The owner's roots, with their absolute paths (this is the one place a path is shown). */
+export function getRoots(db: Db): Root[] {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  return st.all();
+}

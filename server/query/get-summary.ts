@@ -1,0 +1,54 @@
+import type { SummaryResponse } from '../../shared/api-schemas';
+import type { Db } from '../store/database';
+import { codeRate, selectedCodes } from './get-rates';
+import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+
+function prepare(db: Db) {
+  return {
+    files: db.prepare<{ roots: string | null }, { status: string; n: number }>(`
+      SELECT status, count(*) AS n FROM files
+      WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))
+      GROUP BY status`),
+    roots: db.prepare<{ roots: string | null }, { roots: number; never: number }>(`
+      SELECT count(*) AS roots, sum(last_scan_at IS NULL) AS never FROM roots
+      WHERE @roots IS NULL OR id IN (SELECT value FROM json_each(@roots))`),
+    denominators: db.prepare<FilterParams, { assistant_messages: number | null; tool_use_turns: number | null; first_day: string | null; last_day: string | null }>(`
+      SELECT sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns,
+             min(nullif(c.day, '')) AS first_day, max(nullif(c.day, '')) AS last_day
+      FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+      WHERE ${cellFilterSql('rc.root_id')}`),
+    findings: db.prepare<FilterParams, { code: string; n: number }>(`
+      SELECT fi.code AS code, count(*) AS n
+      FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
+      WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
+        AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
+      GROUP BY fi.code`),
+  };
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+/** Headline figures: files by status, roots, deduplicated denominators, findings per code with rates. */
+export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  const params = filterParams(filters);
+  const files = new Map(st.files.all({ roots: params.roots }).map((r) => [r.status, r.n]));
+  const roots = st.roots.get({ roots: params.roots })!;
+  const d = st.denominators.get(params)!;
+  const counts = new Map(st.findings.all(params).map((r) => [r.code, r.n]));
+  const messages = d.assistant_messages ?? 0;
+  const turns = d.tool_use_turns ?? 0;
+  return {
+    roots: roots.roots,
+    roots_never_scanned: roots.never ?? 0,
+    files_ok: files.get('ok') ?? 0,
+    files_failed: files.get('failed') ?? 0,
+    files_in_progress: files.get('in_progress') ?? 0,
+    assistant_messages: messages,
+    tool_use_turns: turns,
+    codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, messages, turns)),
+    first_day: d.first_day,
+    last_day: d.last_day,
+  };
+}

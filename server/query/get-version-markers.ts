@@ -1,0 +1,20 @@
+import type { Db } from '../store/database';
+import { compareVersions } from '../../shared/version-order';
+import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+function prepare(db: Db) {
+  return db.prepare<FilterParams, { version: string; first_day: string }>(`
+    SELECT c.version AS version, min(c.day) AS first_day
+    FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+    WHERE c.version <> '' AND c.day <> '' AND ${cellFilterSql('rc.root_id')}
+    GROUP BY c.version`);
+}
+
+/** The first day each Claude Code version was seen, for markers on the timeline. */
+export function getVersionMarkers(db: Db, filters: RateFilters = {}): Array<{ version: string; first_day: string }> {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  return st.all(filterParams(filters)).sort((a, b) => compareVersions(a.version, b.version));
+}

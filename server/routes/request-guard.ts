@@ -1,0 +1,49 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../../shared/api-errors';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface GuardOptions {
+  /**
+   * Host header values this server answers to, e.g. `127.0.0.1:4319`, `localhost:4319`. Read on
+   * every request, so the caller may fill it once the real port is known (port 0 in tests).
+   */
+  allowedHosts: string[];
+  /** Per-launch token for state-changing requests that carry no Origin (curl, scripts). */
+  token: string;
+}
+
+function sameToken(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Refuses what a foreign web page could forge. A Host that is not ours (DNS rebinding) gets
+ * 403 on every request. A state-changing request must come from our own origin, or carry no
+ * Origin at all (not a browser) and present the launch token; cross-site fetches and form
+ * posts get 403. No CORS headers are ever sent, so other origins cannot read responses either.
+ */
+export function requestGuard(options: GuardOptions) {
+  const hosts = options.allowedHosts;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const host = (request.headers.host ?? '').toLowerCase();
+    if (!hosts.includes(host)) return reply.status(403).send(errorBody(403, 'forbidden_host', 'this server only answers to its own loopback address'));
+    if (!STATE_CHANGING.has(request.method)) return;
+    const origin = request.headers.origin;
+    const fetchSite = request.headers['sec-fetch-site'];
+    if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
+      return reply.status(403).send(errorBody(403, 'forbidden_origin', 'requests from other sites are refused'));
+    }
+    if (origin !== undefined) {
+      if (!hosts.some((h) => origin.toLowerCase() === `http://${h}`)) return reply.status(403).send(errorBody(403, 'forbidden_origin', 'requests from other origins are refused'));
+      return;
+    }
+    const token = request.headers['x-tcf-token'];
+    if (typeof token !== 'string' || !sameToken(token, options.token)) {
+      return reply.status(403).send(errorBody(403, 'missing_token', 'send the launch token (printed at start) in the x-tcf-token header'));
+    }
+  };
+}

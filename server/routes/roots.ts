@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+import { AddRootBody, ErrorBody, Root, RootIdParams, RootsResponse } from '../../shared/api-schemas';
+import { getRoots } from '../query/get-roots';
+import { addRoot, removeRoot } from '../store/roots';
+import { httpError } from './http-error';
+import type { App, RouteContext } from './types';
+
+export function rootRoutes(app: App, ctx: RouteContext): void {
+  app.get('/api/roots', { schema: { response: { 200: RootsResponse } } }, async () => ({ roots: getRoots(ctx.db) }));
+
+  app.post('/api/roots', { schema: { body: AddRootBody, response: { 201: Root, 400: ErrorBody } } }, async (request, reply) => {
+    const added = addRoot(ctx.db, request.body.path, request.body.label);
+    const root = getRoots(ctx.db).find((r) => r.id === added.id)!;
+    return reply.status(201).send(root);
+  });
+
+  app.delete('/api/roots/:id', { schema: { params: RootIdParams, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } }, async (request, reply) => {
+    if (ctx.scans.running) throw httpError(409, 'scan_running', 'a scan is running; remove the folder when it ends');
+    if (!removeRoot(ctx.db, request.params.id)) throw httpError(404, 'not_found', 'no such root');
+    return reply.status(204).send(null);
+  });
+}

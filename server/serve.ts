@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import { buildApp } from './app';
+import { openDatabase } from './store/database';
+import { defaultDbPath, demoDbPath } from './store/default-db-path';
+import { indexRoots } from './store/index-roots';
+import { addRoot } from './store/roots';
+
+const projectRoot = join(import.meta.dirname, '..');
+export const DEMO_CORPUS = join(projectRoot, 'fixtures/demo/projects');
+export const DEMO_LABEL = 'demo (generated)';
+
+export interface ServeOptions {
+  db?: string;
+  port?: number;
+  host?: string;
+  /** Needed to bind anything but a loopback address. */
+  allowRemote?: boolean;
+  /** Index the bundled demo corpus into the separate demo database and serve that. */
+  demo?: boolean;
+  /** Folders to add as roots and index before serving. */
+  dirs?: string[];
+  webRoot?: string | null;
+  log?: (line: string) => void;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
+}
+
+export class ServeError extends Error {}
+
+export function toolVersion(): string {
+  return (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Host header values a browser sends for this address and port. */
+export function hostHeadersFor(host: string, port: number): string[] {
+  const name = isIP(host) === 6 ? `[${host}]` : host;
+  const names = new Set([`${name}:${port}`]);
+  if (isLoopback(host)) names.add(`localhost:${port}`);
+  return [...names].map((h) => h.toLowerCase());
+}
+
+/** Opens the database, indexes what was asked, and serves the API and page until closed. */
+export async function startServer(options: ServeOptions) {
+  const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !options.allowRemote) {
+    throw new ServeError('binding to a non-loopback address exposes your index to the network; add --allow-remote if you mean it');
+  }
+  if (!isLoopback(host)) log(`WARNING: listening on ${host}, reachable from other machines. Anyone who can reach it can read your index's metadata.`);
+  const db = openDatabase(options.db ?? (options.demo ? demoDbPath() : defaultDbPath()));
+  if (options.demo) {
+    addRoot(db, DEMO_CORPUS, DEMO_LABEL);
+    const s = await indexRoots(db, {});
+    log(`Demo corpus indexed (${s.filesSeen} files; generated data, not real sessions).`);
+  }
+  for (const dir of options.dirs ?? []) addRoot(db, dir);
+  if (options.dirs?.length) {
+    const s = await indexRoots(db, {});
+    log(`Indexed ${s.filesSeen} files (${s.filesFailed} failed, ${s.filesInProgress} being written).`);
+  }
+  const token = randomBytes(24).toString('base64url');
+  const allowedHosts: string[] = [];
+  const webRoot = options.webRoot === undefined ? join(projectRoot, 'web/dist') : options.webRoot;
+  const app = await buildApp({
+    db, token, allowedHosts, webRoot: webRoot && existsSync(webRoot) ? webRoot : null, demo: options.demo ?? false, toolVersion: toolVersion(),
+  });
+  await app.listen({ host, port: options.port ?? 4319 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4319);
+  allowedHosts.push(...hostHeadersFor(host, port));
+  const url = `http://${isIP(host) === 6 ? `[${host}]` : host}:${port}/`;
+  log(`Dashboard: ${url}${options.demo ? '  (demo data)' : ''}`);
+  log(`API token for POST/DELETE from scripts (header x-tcf-token): ${token}`);
+  const close = async () => {
+    await app.close();
+    db.close();
+  };
+  return { app, url, port, token, close };
+}

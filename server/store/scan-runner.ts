@@ -1,0 +1,83 @@
+import { EventEmitter } from 'node:events';
+import type { ScanState } from '../../shared/api-schemas';
+import type { Db } from './database';
+import { indexRoots, type IndexProgress, type IndexSummary } from './index-roots';
+
+export class ScanBusyError extends Error {
+  constructor() {
+    super('a scan is already running');
+  }
+}
+
+const IDLE: ScanState = {
+  state: 'idle', scan_id: null, root_id: null, phase: null, files_done: 0, files_total: 0, bytes_done: 0, bytes_total: 0,
+  files_failed: 0, bytes_per_second: 0, eta_seconds: null, started_at: null, finished_at: null, findings_added: 0, findings_removed: 0,
+};
+
+/**
+ * Runs one index at a time for the server and publishes its progress ('progress' events with
+ * the same ScanState that GET /api/scans/current returns), throttled for the progress bar.
+ */
+export class ScanRunner extends EventEmitter {
+  private state: ScanState = { ...IDLE };
+  private lastEmit = 0;
+
+  constructor(private readonly db: Db, private readonly analyser: 'auto' | 'workers' | 'inline' = 'auto') {
+    super();
+    this.setMaxListeners(100);
+  }
+
+  current(): ScanState {
+    return { ...this.state };
+  }
+
+  get running(): boolean {
+    return this.state.state === 'running';
+  }
+
+  /** Starts indexing all roots, or one; resolves when it ends. Throws ScanBusyError when one runs. */
+  start(rootId?: number): { state: ScanState; done: Promise<IndexSummary | null> } {
+    if (this.running) throw new ScanBusyError();
+    const startedAt = new Date();
+    this.state = { ...IDLE, state: 'running', root_id: rootId ?? null, phase: 'walking', started_at: startedAt.toISOString() };
+    this.publish(true);
+    const done = indexRoots(this.db, {
+      rootIds: rootId === undefined ? undefined : [rootId],
+      analyser: this.analyser,
+      onProgress: (p) => this.onProgress(p),
+    }).then(
+      (summary) => {
+        this.state = {
+          ...this.state, state: 'done', scan_id: summary.scanId, phase: 'done', finished_at: new Date().toISOString(),
+          files_failed: summary.filesFailed, findings_added: summary.findingsAdded, findings_removed: summary.findingsRemoved, eta_seconds: 0,
+        };
+        this.publish(true);
+        return summary;
+      },
+      () => {
+        this.state = { ...this.state, state: 'failed', finished_at: new Date().toISOString() };
+        this.publish(true);
+        return null;
+      },
+    );
+    return { state: this.current(), done };
+  }
+
+  private onProgress(p: IndexProgress): void {
+    const seconds = p.elapsedMs / 1000;
+    const rate = seconds > 0 ? p.bytesDone / seconds : 0;
+    this.state = {
+      ...this.state, phase: p.phase, files_done: p.filesDone, files_total: p.filesTotal, bytes_done: p.bytesDone,
+      bytes_total: p.bytesTotal, files_failed: p.filesFailed, bytes_per_second: rate,
+      eta_seconds: rate > 0 ? (p.bytesTotal - p.bytesDone) / rate : null,
+    };
+    this.publish(p.phase !== 'indexing');
+  }
+
+  private publish(force: boolean): void {
+    const now = Date.now();
+    if (!force && now - this.lastEmit < 100) return;
+    this.lastEmit = now;
+    this.emit('progress', this.current());
+  }
+}

@@ -1,0 +1,164 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoCorpus, type DemoTruth } from '../../fixtures/demo-corpus';
+import type { Finding, RateRow } from '../../shared/api-schemas';
+import { HOST, TOKEN, testApp, type TestApp } from '../support/api-app';
+
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-endpoints-'));
+let truth: DemoTruth;
+let t: TestApp;
+const projects = join(tmp, 'corpus/projects');
+
+beforeAll(async () => {
+  truth = generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 21, sessions: 80, canary: 'APICANARY' });
+  t = await testApp([projects]);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+const count = (rows: RateRow[], code: string) => sum(rows.map((r) => r.codes.find((c) => c.code === code)?.count ?? 0));
+const messagesIn = (pred: (c: DemoTruth['cells'][number]) => boolean) => sum(truth.cells.filter(pred).map((c) => c.assistant_messages));
+
+describe('GET endpoints return exact figures', () => {
+  it('/api/health', async () => {
+    expect((await t.get('/api/health')).json).toEqual({ status: 'ok', tool_version: '9.9.9', detector_definitions_version: 1, demo: false });
+  });
+
+  it('/api/summary', async () => {
+    const { json } = await t.get('/api/summary');
+    expect(json).toMatchObject({
+      roots: 1, roots_never_scanned: 0, files_failed: 1, files_in_progress: 1,
+      assistant_messages: messagesIn(() => true),
+      tool_use_turns: sum(truth.cells.map((c) => c.tool_use_turns)),
+      first_day: truth.cells[0]!.day, last_day: truth.cells[truth.cells.length - 1]!.day,
+    });
+    const missing = json.codes.find((c: { code: string }) => c.code === 'missing_tool_use_block');
+    expect(missing.count).toBe(truth.counted_by_code.missing_tool_use_block);
+    expect(missing.per_1000_tool_use_turns.rate).toBeCloseTo((1000 * missing.count) / json.tool_use_turns, 9);
+    expect(missing.per_1000_tool_use_turns.low).toBeLessThan(missing.per_1000_tool_use_turns.rate);
+  });
+
+  it('/api/summary with filters', async () => {
+    const { json } = await t.get('/api/summary?version=2.1.40,2.1.41&model=claude-opus-4-8&code=missing_tool_use_block');
+    expect(json.assistant_messages).toBe(messagesIn((c) => ['2.1.40', '2.1.41'].includes(c.version) && c.model === 'claude-opus-4-8'));
+    expect(json.codes.map((c: { code: string }) => c.code)).toEqual(['missing_tool_use_block']);
+  });
+
+  it('/api/timeline by day and week, with version markers', async () => {
+    const days = (await t.get('/api/timeline')).json;
+    expect(days.bucket).toBe('day');
+    expect(days.rows.map((r: RateRow) => r.key)).toEqual([...new Set(truth.cells.map((c) => c.day))].sort());
+    expect(sum(days.rows.map((r: RateRow) => r.assistant_messages))).toBe(messagesIn(() => true));
+    expect(days.version_markers.map((m: { version: string }) => m.version)).toEqual(['2.1.36', '2.1.37', '2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
+    const firstDay40 = truth.cells.filter((c) => c.version === '2.1.40').map((c) => c.day).sort()[0];
+    expect(days.version_markers.find((m: { version: string }) => m.version === '2.1.40').first_day).toBe(firstDay40);
+    const weeks = (await t.get('/api/timeline?bucket=week&from=2026-05-04&to=2026-05-17')).json;
+    expect(weeks.rows.map((r: RateRow) => r.key)).toEqual(['2026-05-04', '2026-05-11']);
+    expect(sum(weeks.rows.map((r: RateRow) => r.assistant_messages))).toBe(messagesIn((c) => c.day >= '2026-05-04' && c.day <= '2026-05-17'));
+  });
+
+  it('/api/versions in semantic order and /api/models', async () => {
+    const versions = (await t.get('/api/versions')).json.rows as RateRow[];
+    expect(versions.map((r) => r.key)).toEqual(['2.1.36', '2.1.37', '2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
+    for (const r of versions) expect(r.assistant_messages).toBe(messagesIn((c) => c.version === r.key));
+    expect(count(versions.slice(0, 4), 'missing_tool_use_block')).toBe(0);
+    expect(count(versions, 'missing_tool_use_block')).toBe(truth.counted_by_code.missing_tool_use_block);
+    const models = (await t.get('/api/models?sidechain=all')).json.rows as RateRow[];
+    expect(models.map((r) => r.key)).toEqual(['claude-haiku-4-5', 'claude-opus-4-8', 'claude-sonnet-4-6']);
+    for (const r of models) expect(r.assistant_messages).toBe(messagesIn((c) => c.model === r.key));
+  });
+
+  it('/api/findings pages through every copy once, sorted by day, with a cursor', async () => {
+    const seen: Finding[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const { json } = await t.get(`/api/findings?limit=7&sort=day_asc${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(json.total).toBe(truth.findings.length);
+      seen.push(...json.items);
+      cursor = json.next_cursor;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(Math.ceil(truth.findings.length / 7));
+    expect(new Set(seen.map((f) => f.id)).size).toBe(truth.findings.length);
+    const days = seen.map((f) => f.day ?? '');
+    expect(days).toEqual([...days].sort());
+    expect(seen.filter((f) => !f.counted).length).toBe(truth.findings.length - sum(Object.values(truth.counted_by_code)));
+    expect(seen[0]).toMatchObject({ root: 'projects', lines: expect.any(Array), evidence_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    const desc = (await t.get('/api/findings?code=empty_tool_input_with_error_result')).json;
+    expect(desc.items.every((f: Finding) => f.code === 'empty_tool_input_with_error_result')).toBe(true);
+    expect(desc.items.map((f: Finding) => f.day)).toEqual(desc.items.map((f: Finding) => f.day).sort().reverse());
+  });
+
+  it('/api/findings refuses a forged cursor', async () => {
+    const r = await t.get('/api/findings?cursor=bm90LWEtY3Vyc29y');
+    expect(r.status).toBe(400);
+    expect(r.json.error.code).toBe('bad_cursor');
+  });
+
+  it('/api/files lists failed and in-progress files with code and line', async () => {
+    const { json } = await t.get('/api/files');
+    expect(json.items.map((f: { file: string; status: string; error_code: string | null; error_line: number | null }) => [f.file, f.status, f.error_code, f.error_line])).toEqual([
+      [truth.failed_files[0]!.file, 'failed', 'malformed_json', 2],
+      [truth.in_progress_files[0]!, 'in_progress', null, null],
+    ]);
+    expect((await t.get('/api/files?status=failed')).json.items).toHaveLength(1);
+  });
+
+  it('/api/roots shows the owner the path and counts', async () => {
+    const { json } = await t.get('/api/roots');
+    const files = readdirSync(projects, { recursive: true }).filter((name) => String(name).endsWith('.jsonl')).length;
+    expect(json.roots).toEqual([expect.objectContaining({ id: 1, label: 'projects', path: projects, files, files_failed: 1, files_in_progress: 1 })]);
+  });
+});
+
+describe('roots and scans', () => {
+  const post = (url: string, payload?: object) =>
+    t.app.inject({ method: 'POST', url, headers: { host: HOST, 'x-tcf-token': TOKEN }, ...(payload ? { payload } : {}) });
+
+  it('adds a root, scans it (one at a time: a second start gets 409), then removes it and its rows', async () => {
+    const copy = join(tmp, 'copy/projects');
+    cpSync(projects, copy, { recursive: true });
+    const added = await post('/api/roots', { path: copy, label: 'second' });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ label: 'second', path: copy, last_scan_at: null, files: 0 });
+    expect((await t.get('/api/summary')).json.roots_never_scanned).toBe(1);
+
+    const [first, second] = [await post('/api/scans', { root_id: added.json().id }), await post('/api/scans', {})];
+    expect(first.statusCode).toBe(202);
+    expect(first.json().state).toBe('running');
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.code).toBe('scan_running');
+    const deleteWhileRunning = await t.app.inject({ method: 'DELETE', url: `/api/roots/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    expect(deleteWhileRunning.statusCode).toBe(409);
+    let state = (await t.get('/api/scans/current')).json;
+    while (state.state === 'running') {
+      await new Promise((r) => setTimeout(r, 20));
+      state = (await t.get('/api/scans/current')).json;
+    }
+    expect(state).toMatchObject({ state: 'done', files_done: state.files_total, files_failed: 1 });
+    expect(state.files_total).toBeGreaterThan(100);
+
+    const both = (await t.get('/api/summary')).json;
+    const one = (await t.get('/api/summary?root=1')).json;
+    expect(both.assistant_messages).toBe(2 * one.assistant_messages); // dedup is per root: two roots count twice
+
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/roots/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    expect(removed.statusCode).toBe(204);
+    expect((await t.get('/api/summary')).json.assistant_messages).toBe(one.assistant_messages);
+    expect((await t.get('/api/findings?limit=500')).json.total).toBe(truth.findings.length);
+    const again = await t.app.inject({ method: 'DELETE', url: `/api/roots/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    expect(again.statusCode).toBe(404);
+  });
+
+  it('a POST with no body scans every root', async () => {
+    const r = await t.app.inject({ method: 'POST', url: '/api/scans', headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    expect(r.statusCode).toBe(202);
+    while ((await t.get('/api/scans/current')).json.state === 'running') await new Promise((res) => setTimeout(res, 20));
+  });
+});

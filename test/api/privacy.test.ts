@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
+import { testApp, type TestApp } from '../support/api-app';
+
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-apipriv-'));
+const canary = newCanary();
+const pathMarker = `privatefolder${canary.toLowerCase()}`;
+let t: TestApp;
+let roots: string[];
+
+beforeAll(async () => {
+  const base = join(tmp, pathMarker);
+  mkdirSync(base);
+  const transcripts = writeCanaryTranscripts(base, canary, { canaryInNames: false });
+  generateDemoCorpus({ out: join(base, 'demo'), seed: 4, sessions: 25, canary });
+  roots = [transcripts, join(base, 'demo/projects')];
+  t = await testApp(roots);
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const FILTERS = ['', '?code=missing_tool_use_block', '?version=2.1.40,2.1.41', '?model=claude-opus-4-8', '?from=2026-05-01&to=2026-06-30', '?root=1', '?sidechain=sidechain', '?sidechain=main'];
+const ENDPOINTS = ['/api/health', '/api/summary', '/api/timeline', '/api/timeline?bucket=week', '/api/versions', '/api/models', '/api/findings', '/api/findings?sort=day_asc&limit=500', '/api/files', '/api/files?status=failed', '/api/scans/current'];
+
+describe('no GET endpoint carries payload or an absolute path', () => {
+  it('the index really holds findings and failures from the canary corpus', async () => {
+    const summary = (await t.get('/api/summary')).json;
+    expect(summary.files_failed).toBeGreaterThan(0);
+    expect(summary.codes.every((c: { count: number }) => c.count > 0)).toBe(true);
+  });
+
+  it.each(ENDPOINTS.flatMap((e) => FILTERS.map((f) => (e.includes('?') ? `${e}${f.replace('?', '&')}` : `${e}${f}`))))('%s', async (url) => {
+    const r = await t.get(url);
+    expect(r.status).toBe(200);
+    expect(r.body).not.toContain(canary);
+    expect(r.body.toLowerCase()).not.toContain(pathMarker);
+    expect(r.body).not.toContain(tmp);
+  });
+
+  it('only /api/roots shows the owner the absolute path, and never the canary', async () => {
+    const r = await t.get('/api/roots');
+    expect(r.body).toContain(pathMarker);
+    expect(r.body).not.toContain(canary);
+  });
+});
