@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
 import { rateRoutes } from './routes/rates';
 import { requestGuard } from './routes/request-guard';
+import { responseCache } from './routes/response-cache';
 import { rootRoutes } from './routes/roots';
 import { scanRoutes } from './routes/scans';
 import type { App, RouteContext } from './routes/types';
@@ -37,6 +38,12 @@ const TOKEN_META = '<meta name="tcf-token" content="">';
 /** Builds the API and page server without listening: tests call `app.inject`. */
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({ logger: false, bodyLimit: 16 * 1024, ajv: { customOptions: { removeAdditional: false } } }).withTypeProvider<TypeBoxTypeProvider>();
+  // Every route, for the README check (test/docs) and nothing else.
+  const routes: string[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+  });
+  app.decorate('routeList', routes);
   const ctx: RouteContext = {
     db: options.db,
     scans: options.scans ?? new ScanRunner(options.db, options.analyser),
@@ -80,6 +87,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     process.stderr.write(`internal error (${error.name})\n`);
     return reply.status(500).send(errorBody(500, 'internal', 'internal error'));
   });
+
+  const cache = responseCache(options.db, { cacheable: (url) => /^\/api\/(summary|timeline|versions|models|findings|files)(\?|$)/.test(url) });
+  app.addHook('preHandler', cache.preHandler);
+  app.addHook('onSend', cache.onSend);
 
   healthRoutes(app, ctx);
   rootRoutes(app, ctx);

@@ -22,3 +22,21 @@ describe('README stays complete', () => {
     expect(tableCodes('Fail closed').sort()).toEqual([...SCAN_ERROR_CODES].sort());
   });
 });
+
+describe('README documents the API', () => {
+  it('lists every endpoint in its API table, and only those', async () => {
+    const { buildApp } = await import('../../server/app');
+    const { openDatabase } = await import('../../server/store/database');
+    const db = openDatabase(':memory:');
+    const app = await buildApp({ db, token: 't', allowedHosts: [] });
+    await app.ready();
+    const routes = ((app as unknown as { routeList: string[] }).routeList).filter((r) => r.includes(' /api/')).sort();
+    await app.close();
+    db.close();
+    const start = readme.indexOf('\n## Dashboard and API\n');
+    expect(start).toBeGreaterThan(-1);
+    const section = readme.slice(start + 1).split('\n## ')[0]!;
+    const documented = [...section.matchAll(/^\| `((?:GET|POST|DELETE) \/api\/[^`]*)` \|/gm)].map((m) => m[1]!).sort();
+    expect(documented).toEqual(routes);
+  });
+});

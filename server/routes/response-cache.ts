@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../store/database';
+
+/**
+ * The index is read-mostly: figures change only when an index run or a root change commits.
+ * Serialized GET responses are kept per URL and tagged with the database's version — SQLite's
+ * data_version (moves when another connection, such as a CLI `index`, commits) and this
+ * connection's total_changes() (moves with our own writes) — so a cached answer is never stale.
+ */
+export function responseCache(db: Db, options: { maxEntries?: number; cacheable: (url: string) => boolean }) {
+  const max = options.maxEntries ?? 500;
+  const entries = new Map<string, { version: string; payload: string }>();
+  const versionStatement = db.prepare<[], { v: number; c: number }>('SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c');
+  const version = () => {
+    const { v, c } = versionStatement.get()!;
+    return `${v}:${c}`;
+  };
+  const applies = (request: FastifyRequest) => request.method === 'GET' && options.cacheable(request.url);
+
+  return {
+    preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!applies(request)) return;
+      const hit = entries.get(request.url);
+      if (hit && hit.version === version()) {
+        entries.delete(request.url); // refresh its place in the LRU order
+        entries.set(request.url, hit);
+        return reply.header('content-type', 'application/json; charset=utf-8').header('x-cache', 'hit').send(hit.payload);
+      }
+    },
+    onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      if (!applies(request) || reply.statusCode !== 200 || typeof payload !== 'string' || reply.getHeader('x-cache') === 'hit') return payload;
+      entries.set(request.url, { version: version(), payload });
+      if (entries.size > max) entries.delete(entries.keys().next().value!);
+      return payload;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../server/store/database';
+import { indexRoots } from '../../server/store/index-roots';
+import { addRoot } from '../../server/store/roots';
+import { fixturesRoot } from '../support/detector-fixtures';
+import { testApp, type TestApp } from '../support/api-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await testApp([join(fixturesRoot, 'detectors/missing_tool_use_block')]);
+});
+afterAll(() => t.close());
+
+describe('cached GET responses never go stale', () => {
+  it('serves a repeat from the cache, and fresh figures after another process indexes into the same file', async () => {
+    const first = await t.get('/api/summary');
+    const again = await t.get('/api/summary');
+    expect(again.headers['x-cache']).toBe('hit');
+    expect(again.body).toBe(first.body);
+
+    const other = openDatabase(join(t.dir, 'index.db')); // as a CLI `index` run would
+    addRoot(other, join(fixturesRoot, 'demo/projects'));
+    await indexRoots(other, { analyser: 'inline' });
+    other.close();
+
+    const after = await t.get('/api/summary');
+    expect(after.headers['x-cache']).toBeUndefined();
+    expect(after.json.assistant_messages).toBeGreaterThan(first.json.assistant_messages);
+    expect(after.json.roots).toBe(2);
+  });
+});
