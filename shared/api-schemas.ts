@@ -132,6 +132,18 @@ export const TimelineResponse = Type.Object({
 export type TimelineResponse = Static<typeof TimelineResponse>;
 
 export const RatesResponse = Type.Object({ rows: Type.Array(RateRow) });
+
+export const VersionModelRow = Type.Object({
+  version: Nullable(Type.String()),
+  model: Nullable(Type.String()),
+  assistant_messages: Type.Integer(),
+  tool_use_turns: Type.Integer(),
+  codes: Type.Array(CodeRate),
+});
+export type VersionModelRow = Static<typeof VersionModelRow>;
+
+export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow) });
+export type VersionModelResponse = Static<typeof VersionModelResponse>;
 export type RatesResponse = Static<typeof RatesResponse>;
 
 export const FindingsQuery = Type.Object({

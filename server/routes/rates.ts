@@ -1,4 +1,5 @@
-import { FilterQuery, RatesResponse, SummaryResponse, TimelineQuery, TimelineResponse } from '../../shared/api-schemas';
+import { FilterQuery, RatesResponse, SummaryResponse, TimelineQuery, TimelineResponse, VersionModelResponse } from '../../shared/api-schemas';
+import { getVersionModelRates } from '../query/get-version-model-rates';
 import { getRates } from '../query/get-rates';
 import { getSummary } from '../query/get-summary';
 import { getVersionMarkers } from '../query/get-version-markers';
@@ -18,6 +19,10 @@ export function rateRoutes(app: App, ctx: RouteContext): void {
 
   app.get('/api/versions', { schema: { querystring: FilterQuery, response: { 200: RatesResponse } } }, async (request) => ({
     rows: getRates(ctx.db, 'version', parseFilters(request.query)),
+  }));
+
+  app.get('/api/version-models', { schema: { querystring: FilterQuery, response: { 200: VersionModelResponse } } }, async (request) => ({
+    rows: getVersionModelRates(ctx.db, parseFilters(request.query)),
   }));
 
   app.get('/api/models', { schema: { querystring: FilterQuery, response: { 200: RatesResponse } } }, async (request) => ({

@@ -73,6 +73,13 @@ describe('GET endpoints return exact figures', () => {
     for (const r of models) expect(r.assistant_messages).toBe(messagesIn((c) => c.model === r.key));
   });
 
+  it('/api/version-models crosses versions and models exactly', async () => {
+    const rows = (await t.get('/api/version-models')).json.rows as Array<RateRow & { version: string; model: string }>;
+    expect(rows.length).toBe(new Set(truth.cells.map((c) => `${c.version} ${c.model}`)).size);
+    for (const r of rows) expect(r.assistant_messages).toBe(messagesIn((c) => c.version === r.version && c.model === r.model));
+    expect(rows[0]!.version).toBe('2.1.36');
+  });
+
   it('/api/findings pages through every copy once, sorted by day, with a cursor', async () => {
     const seen: Finding[] = [];
     let cursor: string | null = null;

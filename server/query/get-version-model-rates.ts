@@ -1,0 +1,44 @@
+import type { VersionModelRow } from '../../shared/api-schemas';
+import { compareVersions } from '../../shared/version-order';
+import type { Db } from '../store/database';
+import { codeRate, selectedCodes } from './get-rates';
+import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+
+function prepare(db: Db) {
+  return {
+    denominators: db.prepare<FilterParams, { version: string; model: string; assistant_messages: number; tool_use_turns: number }>(`
+      SELECT c.version, c.model, sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns
+      FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+      WHERE ${cellFilterSql('rc.root_id')}
+      GROUP BY 1, 2`),
+    numerators: db.prepare<FilterParams, { version: string; model: string; code: string; n: number }>(`
+      SELECT c.version, c.model, fi.code, count(*) AS n
+      FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
+      WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
+        AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
+      GROUP BY 1, 2, 3`),
+  };
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+/** Rates for every version × model pair, for the cross-table on the Versions page. */
+export function getVersionModelRates(db: Db, filters: RateFilters = {}): VersionModelRow[] {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  const params = filterParams(filters);
+  const counts = new Map<string, number>();
+  for (const n of st.numerators.all(params)) counts.set(`${n.version}\u0000${n.model}\u0000${n.code}`, n.n);
+  return st.denominators
+    .all(params)
+    .map((d) => ({
+      version: d.version || null,
+      model: d.model || null,
+      assistant_messages: d.assistant_messages,
+      tool_use_turns: d.tool_use_turns,
+      codes: selectedCodes(filters).map((code) =>
+        codeRate(code, counts.get(`${d.version}\u0000${d.model}\u0000${code}`) ?? 0, d.assistant_messages, d.tool_use_turns),
+      ),
+    }))
+    .sort((a, b) => compareVersions(a.version ?? '', b.version ?? '') || (a.model ?? '~').localeCompare(b.model ?? '~'));
+}
