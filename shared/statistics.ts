@@ -20,7 +20,10 @@ export function wilsonInterval(k: number, n: number, z = Z95): Interval | null {
   const denom = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / denom;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  return { rate: k / n, low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+  // At the edges the closed form is exact (0 and 1); floating point would leave 1e-17 crumbs.
+  const low = x === 0 ? 0 : Math.max(0, centre - half);
+  const high = x === n ? 1 : Math.min(1, centre + half);
+  return { rate: k / n, low, high };
 }
 
 /** The same interval scaled to "per 1,000" (‰). */

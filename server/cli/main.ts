@@ -7,6 +7,7 @@ import { formatIndexSummary, runIndex } from './index-command';
 import { buildReport, formatReport } from './report-command';
 import { formatScanTable, runScan, scanExitCode } from './scan-command';
 import { ServeError, startServer } from '../serve';
+import { ensureWebBuild } from '../web-build';
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
 const DB_HELP = 'index database (default: $TCF_DB, else $XDG_DATA_HOME or ~/.local/share, /tool-call-forensics/index.db)';
@@ -79,7 +80,9 @@ program
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--allow-remote', 'allow binding a non-loopback address (prints a warning)')
   .option('--demo', 'index the bundled demo corpus into a separate demo database and serve it')
-  .action(async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean }) => {
+  .option('--no-build', 'serve the page as last built, without checking its sources')
+  .action(async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean }) => {
+    if (options.build) await ensureWebBuild((line) => process.stdout.write(line + '\n'));
     const server = await startServer({ ...options, dirs });
     const stop = () => void server.close().then(() => process.exit(0));
     process.once('SIGINT', stop);

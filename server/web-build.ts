@@ -1,0 +1,28 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const projectRoot = join(import.meta.dirname, '..');
+export const WEB_DIST = join(projectRoot, 'web/dist');
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
+}
+
+/** True when web/dist is missing or older than any source it is built from. */
+export function webBuildIsStale(): boolean {
+  const index = join(WEB_DIST, 'index.html');
+  if (!existsSync(index)) return true;
+  const sources = ['web/index.html', 'web/src', 'shared', 'vite.config.ts', 'package.json'].map((p) => join(projectRoot, p));
+  const newest = Math.max(...sources.filter(existsSync).map(newestMtime));
+  return statSync(index).mtimeMs < newest;
+}
+
+/** `npm start` builds what is needed: the page, only when its sources changed since the last build. */
+export async function ensureWebBuild(log: (line: string) => void): Promise<void> {
+  if (!webBuildIsStale()) return;
+  log('Building the dashboard page (first start or sources changed)…');
+  const { build } = await import('vite');
+  await build({ configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+}

@@ -1,0 +1,66 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  FilesResponse, FilterQuery, FindingsResponse, HealthResponse, RatesResponse, Root, RootsResponse, ScanState,
+  SummaryResponse, TimelineResponse, VersionModelResponse,
+} from '../../../shared/api-schemas';
+import { toQueryString } from '../lib/url-filters';
+import { api } from './client';
+
+/** One hook per endpoint, each with its fetcher; keys include the filters so views cache apart. */
+
+export const useHealth = () => useQuery({ queryKey: ['health'], queryFn: () => api.get<HealthResponse>('/api/health'), staleTime: Infinity });
+
+export const useSummary = (f: FilterQuery) =>
+  useQuery({ queryKey: ['summary', f], queryFn: () => api.get<SummaryResponse>(`/api/summary${toQueryString(f)}`) });
+
+export const useTimeline = (f: FilterQuery, bucket: 'day' | 'week') =>
+  useQuery({ queryKey: ['timeline', f, bucket], queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket })}`) });
+
+export const useVersions = (f: FilterQuery) =>
+  useQuery({ queryKey: ['versions', f], queryFn: () => api.get<RatesResponse>(`/api/versions${toQueryString(f)}`) });
+
+export const useModels = (f: FilterQuery) =>
+  useQuery({ queryKey: ['models', f], queryFn: () => api.get<RatesResponse>(`/api/models${toQueryString(f)}`) });
+
+export const useVersionModels = (f: FilterQuery) =>
+  useQuery({ queryKey: ['version-models', f], queryFn: () => api.get<VersionModelResponse>(`/api/version-models${toQueryString(f)}`) });
+
+export const useFindings = (f: FilterQuery, sort: 'day_asc' | 'day_desc') =>
+  useInfiniteQuery({
+    queryKey: ['findings', f, sort],
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => api.get<FindingsResponse>(`/api/findings${toQueryString({ ...f, sort, limit: 200, cursor: pageParam })}`),
+    getNextPageParam: (last) => last.next_cursor,
+  });
+
+export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: () => api.get<FilesResponse>('/api/files') });
+
+export const useRoots = () => useQuery({ queryKey: ['roots'], queryFn: () => api.get<RootsResponse>('/api/roots') });
+
+export const useScanState = () => useQuery({ queryKey: ['scan'], queryFn: () => api.get<ScanState>('/api/scans/current') });
+
+/** After anything that changes the index, every figure on the page is refetched. */
+function useInvalidateAll() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'health' });
+}
+
+export function useAddRoot() {
+  const invalidate = useInvalidateAll();
+  return useMutation({ mutationFn: (body: { path: string; label?: string }) => api.post<Root>('/api/roots', body), onSuccess: invalidate });
+}
+
+export function useRemoveRoot() {
+  const invalidate = useInvalidateAll();
+  return useMutation({ mutationFn: (id: number) => api.delete(`/api/roots/${id}`), onSuccess: invalidate });
+}
+
+export function useStartScan() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (rootId?: number) => api.post<ScanState>('/api/scans', rootId === undefined ? {} : { root_id: rootId }),
+    onSuccess: (state) => client.setQueryData(['scan'], state),
+  });
+}
+
+export { useInvalidateAll };

@@ -1,0 +1,80 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, NavLink, Route, Routes } from 'react-router';
+import { useHealth, useScanState } from '../api/queries';
+import { useScanEvents } from '../api/scan-events';
+import { ScanProgress } from '../components/ScanProgress';
+import { Skeleton } from '../components/ui';
+import { OverviewPage } from '../pages/OverviewPage';
+
+// The first page loads with the app; the others load when opened.
+const TimelinePage = lazy(() => import('../pages/TimelinePage').then((m) => ({ default: m.TimelinePage })));
+const VersionsPage = lazy(() => import('../pages/VersionsPage').then((m) => ({ default: m.VersionsPage })));
+const FindingsPage = lazy(() => import('../pages/FindingsPage').then((m) => ({ default: m.FindingsPage })));
+const FilesPage = lazy(() => import('../pages/FilesPage').then((m) => ({ default: m.FilesPage })));
+const SourcesPage = lazy(() => import('../pages/SourcesPage').then((m) => ({ default: m.SourcesPage })));
+
+const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
+
+const NAV = [
+  ['/', 'Overview'],
+  ['/timeline', 'Timeline'],
+  ['/versions', 'Versions'],
+  ['/findings', 'Findings'],
+  ['/files', 'Files'],
+  ['/sources', 'Sources'],
+] as const;
+
+function Shell() {
+  useScanEvents();
+  const health = useHealth();
+  const scan = useScanState();
+  return (
+    <>
+      <header className="topbar">
+        <a className="skip" href="#main">Skip to content</a>
+        <span className="brand">tool-call-forensics</span>
+        {health.data?.demo && <span className="badge badge-demo" title="Generated demo transcripts, not real sessions">demo data</span>}
+        <nav aria-label="Pages">
+          {NAV.map(([to, label]) => (
+            <NavLink key={to} to={to} end={to === '/'}>
+              {label}
+            </NavLink>
+          ))}
+        </nav>
+      </header>
+      {scan.data?.state === 'running' && (
+        <div className="topbar-progress">
+          <ScanProgress state={scan.data} />
+        </div>
+      )}
+      <main id="main">
+        <Suspense fallback={<Skeleton height={320} />}>
+          <Routes>
+            <Route path="/" element={<OverviewPage />} />
+            <Route path="/timeline" element={<TimelinePage />} />
+            <Route path="/versions" element={<VersionsPage />} />
+            <Route path="/findings" element={<FindingsPage />} />
+            <Route path="/files" element={<FilesPage />} />
+            <Route path="/sources" element={<SourcesPage />} />
+            <Route path="*" element={<p>No such page. <NavLink to="/">Go to the overview</NavLink>.</p>} />
+          </Routes>
+        </Suspense>
+      </main>
+      <footer className="footer muted small">
+        Metadata only: no message text, thinking, tool input or output, and no path outside your folders ever reaches this page.
+        {health.data && ` · v${health.data.tool_version}, detector definitions v${health.data.detector_definitions_version}`}
+      </footer>
+    </>
+  );
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <BrowserRouter>
+        <Shell />
+      </BrowserRouter>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,91 @@
+import { useSearchParams } from 'react-router';
+import { FINDING_CODES } from '../../../shared/finding-codes';
+import { codeColor } from '../lib/colors';
+import { codeLabel } from '../lib/format';
+import { listParam, toggleInList } from '../lib/url-filters';
+
+export interface FilterBarProps {
+  models?: string[];
+  versions?: string[];
+  showCodes?: boolean;
+  showDates?: boolean;
+  extra?: React.ReactNode;
+}
+
+/** Filters live in the URL: every change here is a new, shareable address. */
+export function FilterBar({ models = [], versions = [], showCodes = true, showDates = true, extra }: FilterBarProps) {
+  const [search, setSearch] = useSearchParams();
+  const set = (key: string, value: string | undefined) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(key, value);
+    else next.delete(key);
+    setSearch(next, { replace: false });
+  };
+  const codes = listParam(search.get('code') ?? undefined);
+  const chosenModels = listParam(search.get('model') ?? undefined);
+  const hasFilters = ['code', 'version', 'model', 'from', 'to', 'sidechain', 'root'].some((k) => search.has(k));
+  return (
+    <div className="filters" role="group" aria-label="Filters">
+      {showCodes && (
+        <div className="chips" aria-label="Finding codes">
+          {FINDING_CODES.map((code) => (
+            <button
+              key={code}
+              type="button"
+              className="chip"
+              aria-pressed={codes.length === 0 || codes.includes(code)}
+              style={{ borderColor: codeColor(code, FINDING_CODES) }}
+              onClick={() => set('code', toggleInList(search.get('code') ?? undefined, code))}
+            >
+              {codeLabel(code)}
+            </button>
+          ))}
+        </div>
+      )}
+      {models.length > 0 && (
+        <div className="chips" aria-label="Models">
+          {models.map((m) => (
+            <button key={m} type="button" className="chip" aria-pressed={chosenModels.length === 0 || chosenModels.includes(m)} onClick={() => set('model', toggleInList(search.get('model') ?? undefined, m))}>
+              {m}
+            </button>
+          ))}
+        </div>
+      )}
+      {versions.length > 0 && (
+        <label>
+          Version{' '}
+          <select value={search.get('version') ?? ''} onChange={(e) => set('version', e.target.value || undefined)}>
+            <option value="">all</option>
+            {versions.map((v) => (
+              <option key={v} value={v}>{v}</option>
+            ))}
+          </select>
+        </label>
+      )}
+      {showDates && (
+        <>
+          <label>
+            From <input type="date" value={search.get('from') ?? ''} onChange={(e) => set('from', e.target.value || undefined)} />
+          </label>
+          <label>
+            To <input type="date" value={search.get('to') ?? ''} onChange={(e) => set('to', e.target.value || undefined)} />
+          </label>
+        </>
+      )}
+      <label>
+        Thread{' '}
+        <select value={search.get('sidechain') ?? 'all'} onChange={(e) => set('sidechain', e.target.value === 'all' ? undefined : e.target.value)}>
+          <option value="all">main and subagents</option>
+          <option value="main">main only</option>
+          <option value="sidechain">subagents only</option>
+        </select>
+      </label>
+      {extra}
+      {hasFilters && (
+        <button type="button" className="link-button" onClick={() => setSearch(new URLSearchParams())}>
+          Clear filters
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import type { ScanState } from '../../../shared/api-schemas';
+import { formatBytes, formatDuration } from '../lib/format';
+
+/** The live progress bar of the running (or last) scan. */
+export function ScanProgress({ state }: { state: ScanState }) {
+  if (state.state === 'idle') return null;
+  const fraction = state.bytes_total > 0 ? state.bytes_done / state.bytes_total : state.files_total > 0 ? state.files_done / state.files_total : state.state === 'done' ? 1 : 0;
+  const percent = Math.round(fraction * 100);
+  return (
+    <div className="progress" data-testid="scan-progress" data-state={state.state}>
+      <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label="Scan progress">
+        <div className="progress-fill" style={{ width: `${percent}%` }} />
+      </div>
+      <div className="progress-text">
+        {state.state === 'running' ? `Scanning (${state.phase ?? 'starting'})` : state.state === 'done' ? 'Last scan finished' : 'Last scan failed'}:{' '}
+        <span data-testid="scan-files">{state.files_done}/{state.files_total} files</span>, {formatBytes(state.bytes_done)} of {formatBytes(state.bytes_total)},{' '}
+        {formatBytes(state.bytes_per_second)}/s{state.state === 'running' ? `, ETA ${formatDuration(state.eta_seconds)}` : ''}
+        {state.files_failed > 0 ? `, ${state.files_failed} failed` : ''}
+      </div>
+    </div>
+  );
+}

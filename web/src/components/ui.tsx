@@ -1,0 +1,69 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { ApiError } from '../api/client';
+
+/** The one banner every error is shown in. */
+export function ErrorBanner({ error }: { error: unknown }) {
+  if (!error) return null;
+  const message = error instanceof ApiError ? error.message : 'something went wrong';
+  const code = error instanceof ApiError ? error.code : 'error';
+  return (
+    <div className="banner banner-error" role="alert">
+      <strong>Error</strong> {message} <span className="muted">({code})</span>
+    </div>
+  );
+}
+
+export function WarningBanner({ children }: { children: ReactNode }) {
+  return (
+    <div className="banner banner-warning" role="status">
+      {children}
+    </div>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="empty" data-testid="empty-state">
+      <h2>{title}</h2>
+      <div>{children}</div>
+    </div>
+  );
+}
+
+export function Skeleton({ height = 120, label = 'Loading' }: { height?: number; label?: string }) {
+  return <div className="skeleton" style={{ height }} aria-busy="true" aria-label={label} />;
+}
+
+export function StatCard({ label, value, detail, testId }: { label: string; value: string; detail?: ReactNode; testId?: string }) {
+  return (
+    <div className="stat" data-testid={testId}>
+      <div className="stat-label">{label}</div>
+      <div className="stat-value">{value}</div>
+      {detail && <div className="stat-detail">{detail}</div>}
+    </div>
+  );
+}
+
+export function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="card">
+      <header className="card-header">
+        <h2>{title}</h2>
+        {actions}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+export function NothingIndexed() {
+  return (
+    <EmptyState title="Nothing indexed yet">
+      <p>
+        This dashboard reads only folders you add. Go to <Link to="/sources">Sources</Link>, paste a folder such as your
+        Claude Code <code>projects</code> folder, and start a scan. Only metadata (codes, lines, counts, digests) is stored.
+      </p>
+    </EmptyState>
+  );
+}

@@ -1,0 +1,53 @@
+import type { RateRow } from '../../../shared/api-schemas';
+
+/** One point of the timeline: the bucket, its denominator, and per code the rate and its interval band. */
+export interface TimelinePoint {
+  key: string;
+  tool_use_turns: number;
+  assistant_messages: number;
+  [series: string]: string | number | [number, number] | null;
+}
+
+/** Rates per 1,000 tool-use turns; a bucket with no turns has no rate (a gap, not a zero). */
+export function timelineSeries(rows: readonly RateRow[], codes: readonly string[]): TimelinePoint[] {
+  return rows
+    .filter((r) => r.key !== null)
+    .map((r) => {
+      const point: TimelinePoint = { key: r.key!, tool_use_turns: r.tool_use_turns, assistant_messages: r.assistant_messages };
+      for (const code of codes) {
+        const c = r.codes.find((x) => x.code === code);
+        const i = c?.per_1000_tool_use_turns ?? null;
+        point[code] = i === null ? null : i.rate;
+        point[`${code}__band`] = i === null ? null : [i.low, i.high];
+        point[`${code}__count`] = c?.count ?? 0;
+      }
+      return point;
+    });
+}
+
+export interface WhiskerPoint {
+  key: string;
+  rate: number;
+  /** Distances below and above the rate to the 95% interval's ends, as Recharts' ErrorBar wants them. */
+  error: [number, number];
+  low: number;
+  high: number;
+  count: number;
+  tool_use_turns: number;
+}
+
+/** Rate per 1,000 tool-use turns of one code per row (versions or models), with whiskers. */
+export function whiskerSeries(rows: readonly RateRow[], code: string): WhiskerPoint[] {
+  return rows.flatMap((r) => {
+    const c = r.codes.find((x) => x.code === code);
+    const i = c?.per_1000_tool_use_turns ?? null;
+    if (i === null) return [];
+    return [{ key: r.key ?? 'unknown', rate: i.rate, error: [i.rate - i.low, i.high - i.rate] as [number, number], low: i.low, high: i.high, count: c?.count ?? 0, tool_use_turns: r.tool_use_turns }];
+  });
+}
+
+/** Rows sorted by one code's rate per tool-use turn, highest first, ignoring rows too small to say anything. */
+export function highestRates(rows: readonly RateRow[], code: string, minTurns: number, limit: number): RateRow[] {
+  const rate = (r: RateRow) => r.codes.find((c) => c.code === code)?.per_1000_tool_use_turns?.rate ?? -1;
+  return rows.filter((r) => r.tool_use_turns >= minTurns).sort((a, b) => rate(b) - rate(a)).slice(0, limit);
+}

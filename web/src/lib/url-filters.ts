@@ -1,0 +1,32 @@
+import type { FilterQuery } from '../../../shared/api-schemas';
+
+export const FILTER_KEYS = ['code', 'version', 'model', 'from', 'to', 'root', 'sidechain'] as const;
+
+/** The filters that live in the page URL, so every view can be bookmarked and shared. */
+export function filtersFromSearch(search: URLSearchParams): FilterQuery {
+  const f: Record<string, string> = {};
+  for (const key of FILTER_KEYS) {
+    const value = search.get(key);
+    if (value) f[key] = value;
+  }
+  return f as FilterQuery;
+}
+
+/** Query string for the API from filters plus extra parameters; empty values are dropped. */
+export function toQueryString(params: Record<string, string | number | undefined | null>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export function listParam(value: string | undefined): string[] {
+  return value ? value.split(',').filter(Boolean) : [];
+}
+
+/** Toggles one value in a comma-separated list parameter; returns the new value (or undefined when empty). */
+export function toggleInList(current: string | undefined, value: string): string | undefined {
+  const list = listParam(current);
+  const next = list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
+  return next.length ? next.join(',') : undefined;
+}

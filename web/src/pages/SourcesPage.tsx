@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { useAddRoot, useHealth, useRemoveRoot, useRoots, useScanState, useStartScan } from '../api/queries';
+import { ScanProgress } from '../components/ScanProgress';
+import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
+import { formatCount, formatTimestamp } from '../lib/format';
+
+export function SourcesPage() {
+  const roots = useRoots();
+  const scan = useScanState();
+  const health = useHealth();
+  const add = useAddRoot();
+  const remove = useRemoveRoot();
+  const start = useStartScan();
+  const [path, setPath] = useState('');
+  const [label, setLabel] = useState('');
+  const running = scan.data?.state === 'running';
+
+  return (
+    <div className="page">
+      <h1>Sources</h1>
+      <p className="muted">
+        Nothing is scanned unless you add it here (or with <code>index</code> on the command line). Symbolic links are never
+        followed. Only metadata is stored: codes, relative file names, line numbers, counts and digests — never what a
+        conversation said. Claude Code keeps transcripts in <code>~/.claude/projects</code>.
+      </p>
+      <ErrorBanner error={add.error ?? remove.error ?? start.error ?? roots.error} />
+      <Section title="Add a folder">
+        <form
+          className="add-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!path.trim()) return;
+            add.mutate({ path: path.trim(), ...(label.trim() ? { label: label.trim() } : {}) }, { onSuccess: () => { setPath(''); setLabel(''); } });
+          }}
+        >
+          <label>
+            Folder (absolute path)
+            <input name="path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/you/.claude/projects" autoComplete="off" spellCheck={false} required />
+          </label>
+          <label>
+            Label (shown instead of the path)
+            <input name="label" value={label} onChange={(e) => setLabel(e.target.value)} placeholder="optional" maxLength={80} />
+          </label>
+          <button type="submit" disabled={add.isPending}>Add folder</button>
+        </form>
+      </Section>
+      <Section
+        title="Folders"
+        actions={
+          <button type="button" disabled={running || !roots.data?.roots.length || start.isPending} onClick={() => start.mutate(undefined)}>
+            {running ? 'Scanning…' : 'Scan all'}
+          </button>
+        }
+      >
+        {scan.data && <ScanProgress state={scan.data} />}
+        {!roots.data ? (
+          <Skeleton height={120} />
+        ) : roots.data.roots.length === 0 ? (
+          <EmptyState title="No folders yet">
+            <p>Add a folder above{health.data?.demo ? '' : ', or restart with npm start -- --demo to explore generated demo data'}.</p>
+          </EmptyState>
+        ) : (
+          <div className="table-scroll">
+            <table className="table" data-testid="roots-table">
+              <thead>
+                <tr>
+                  <th>label</th>
+                  <th>path</th>
+                  <th className="num">files</th>
+                  <th className="num">failed</th>
+                  <th className="num">being written</th>
+                  <th>last scan</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {roots.data.roots.map((r) => (
+                  <tr key={r.id}>
+                    <td>{r.label}</td>
+                    <td className="break"><code>{r.path}</code></td>
+                    <td className="num">{formatCount(r.files)}</td>
+                    <td className="num">{r.files_failed}</td>
+                    <td className="num">{r.files_in_progress}</td>
+                    <td>{formatTimestamp(r.last_scan_at)}</td>
+                    <td className="actions">
+                      <button type="button" disabled={running} onClick={() => start.mutate(r.id)}>Scan</button>
+                      <button
+                        type="button"
+                        className="danger"
+                        disabled={running}
+                        onClick={() => {
+                          if (window.confirm(`Remove “${r.label}” and everything indexed from it? Your files are not touched.`)) remove.mutate(r.id);
+                        }}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { useSearchParams } from 'react-router';
+import { FINDING_CODES } from '../../../shared/finding-codes';
+import { useModels, useTimeline } from '../api/queries';
+import { FilterBar } from '../components/FilterBar';
+import { TimelineChart } from '../components/TimelineChart';
+import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
+import { timelineSeries } from '../lib/chart-data';
+import { codeLabel, formatCount, formatRateWithInterval } from '../lib/format';
+import { filtersFromSearch, listParam } from '../lib/url-filters';
+
+export function TimelinePage() {
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFromSearch(search);
+  const bucket = search.get('bucket') === 'week' ? 'week' : 'day';
+  const timeline = useTimeline(filters, bucket);
+  const models = useModels({});
+  const codes = listParam(filters.code).length ? FINDING_CODES.filter((c) => listParam(filters.code).includes(c)) : [...FINDING_CODES];
+  const setParams = (entries: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(search);
+    for (const [k, v] of Object.entries(entries)) v ? next.set(k, v) : next.delete(k);
+    setSearch(next);
+  };
+
+  const bucketToggle = (
+    <label>
+      Bucket{' '}
+      <select value={bucket} onChange={(e) => setParams({ bucket: e.target.value === 'week' ? 'week' : undefined })}>
+        <option value="day">day</option>
+        <option value="week">week</option>
+      </select>
+    </label>
+  );
+
+  return (
+    <div className="page">
+      <h1>Timeline</h1>
+      <FilterBar models={(models.data?.rows ?? []).flatMap((r) => (r.key ? [r.key] : []))} extra={bucketToggle} />
+      <ErrorBanner error={timeline.error} />
+      {!timeline.data ? (
+        <Skeleton height={420} />
+      ) : timeline.data.rows.length === 0 && !search.size ? (
+        <NothingIndexed />
+      ) : (
+        <>
+          <Section title={`Findings per 1,000 tool-use turns, per ${bucket}`}>
+            <p className="muted small">
+              Lines: rate per code; shaded: its 95% Wilson interval; bars (right axis): tool-use turns, so a rate on few turns looks as
+              uncertain as it is; dashed: first {bucket === 'day' ? 'day' : 'week'} each Claude Code version was seen. Drag the brush to zoom.
+            </p>
+            <TimelineChart
+              points={timelineSeries(timeline.data.rows, codes)}
+              codes={codes}
+              allCodes={FINDING_CODES}
+              markers={bucket === 'day' ? timeline.data.version_markers : []}
+              height={380}
+              onRange={(from, to) => setParams({ from, to })}
+            />
+          </Section>
+          <Section title="Figures">
+            <div className="table-scroll">
+              <table className="table" data-testid="timeline-table">
+                <thead>
+                  <tr>
+                    <th>{bucket}</th>
+                    <th className="num">messages</th>
+                    <th className="num">tool-use turns</th>
+                    {codes.map((c) => (
+                      <th key={c} className="num">{codeLabel(c)}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {timeline.data.rows.map((r) => (
+                    <tr key={r.key ?? 'unknown'}>
+                      <td>{r.key ?? 'unknown'}</td>
+                      <td className="num">{formatCount(r.assistant_messages)}</td>
+                      <td className="num">{formatCount(r.tool_use_turns)}</td>
+                      {r.codes.map((c) => (
+                        <td key={c.code} className="num">{c.count} · {formatRateWithInterval(c.per_1000_tool_use_turns)}</td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </Section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+import { useSearchParams } from 'react-router';
+import { FINDING_CODES } from '../../../shared/finding-codes';
+import { useModels, useVersionModels, useVersions } from '../api/queries';
+import { FilterBar } from '../components/FilterBar';
+import { RateWhiskerChart } from '../components/RateWhiskerChart';
+import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
+import { whiskerSeries } from '../lib/chart-data';
+import { codeColor } from '../lib/colors';
+import { codeLabel, formatCount, formatRate, formatRateWithInterval } from '../lib/format';
+import { filtersFromSearch } from '../lib/url-filters';
+import type { RateRow } from '../../../shared/api-schemas';
+
+function RateTable({ rows, keyName, testId }: { rows: RateRow[]; keyName: string; testId: string }) {
+  return (
+    <div className="table-scroll">
+      <table className="table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>{keyName}</th>
+            <th className="num">messages</th>
+            <th className="num">tool-use turns</th>
+            {(rows[0]?.codes ?? []).map((c) => (
+              <th key={c.code} className="num">{codeLabel(c.code)}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key ?? 'unknown'}>
+              <td>{r.key ?? 'unknown'}</td>
+              <td className="num">{formatCount(r.assistant_messages)}</td>
+              <td className="num">{formatCount(r.tool_use_turns)}</td>
+              {r.codes.map((c) => (
+                <td key={c.code} className="num">{c.count} · {formatRateWithInterval(c.per_1000_tool_use_turns)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function VersionsPage() {
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFromSearch(search);
+  const versions = useVersions(filters);
+  const models = useModels(filters);
+  const cross = useVersionModels(filters);
+  const code = FINDING_CODES.find((c) => c === search.get('chart')) ?? FINDING_CODES[0];
+  const chooser = (
+    <label>
+      Chart{' '}
+      <select
+        value={code}
+        onChange={(e) => {
+          const next = new URLSearchParams(search);
+          next.set('chart', e.target.value);
+          setSearch(next);
+        }}
+      >
+        {FINDING_CODES.map((c) => (
+          <option key={c} value={c}>{codeLabel(c)}</option>
+        ))}
+      </select>
+    </label>
+  );
+  if (versions.data && versions.data.rows.length === 0 && !search.size) return <NothingIndexed />;
+  const crossModels = [...new Set((cross.data?.rows ?? []).map((r) => r.model ?? 'unknown'))];
+  const crossVersions = [...new Set((cross.data?.rows ?? []).map((r) => r.version ?? 'unknown'))];
+
+  return (
+    <div className="page">
+      <h1>Versions and models</h1>
+      <FilterBar showCodes={false} extra={chooser} />
+      <Section title={`${codeLabel(code)} per 1,000 tool-use turns, by Claude Code version`}>
+        <ErrorBanner error={versions.error} />
+        {versions.data ? (
+          <>
+            <RateWhiskerChart points={whiskerSeries(versions.data.rows, code)} color={codeColor(code, FINDING_CODES)} height={300} testId="versions-chart" />
+            <RateTable rows={versions.data.rows} keyName="version" testId="versions-table" />
+          </>
+        ) : (
+          <Skeleton height={300} />
+        )}
+      </Section>
+      <Section title={`${codeLabel(code)} per 1,000 tool-use turns, by model`}>
+        <ErrorBanner error={models.error} />
+        {models.data ? (
+          <>
+            <RateWhiskerChart points={whiskerSeries(models.data.rows, code)} color={codeColor(code, FINDING_CODES)} height={240} testId="models-chart" />
+            <RateTable rows={models.data.rows} keyName="model" testId="models-table" />
+          </>
+        ) : (
+          <Skeleton height={240} />
+        )}
+      </Section>
+      <Section title={`${codeLabel(code)}: version × model`}>
+        <ErrorBanner error={cross.error} />
+        {cross.data ? (
+          <div className="table-scroll">
+            <table className="table" data-testid="version-model-table">
+              <thead>
+                <tr>
+                  <th>version</th>
+                  {crossModels.map((m) => (
+                    <th key={m} className="num">{m}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {crossVersions.map((v) => (
+                  <tr key={v}>
+                    <td>{v}</td>
+                    {crossModels.map((m) => {
+                      const row = cross.data.rows.find((r) => (r.version ?? 'unknown') === v && (r.model ?? 'unknown') === m);
+                      const c = row?.codes.find((x) => x.code === code);
+                      return (
+                        <td key={m} className="num" title={row ? `${c?.count ?? 0} in ${row.tool_use_turns} tool-use turns` : 'no messages'}>
+                          {row ? `${formatRate(c?.per_1000_tool_use_turns ?? null)} (n=${formatCount(row.tool_use_turns)})` : '·'}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <Skeleton height={160} />
+        )}
+      </Section>
+    </div>
+  );
+}
