@@ -2,7 +2,7 @@ import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { codeColor } from '../lib/colors';
 import { codeLabel } from '../lib/format';
-import { listParam, toggleInList } from '../lib/url-filters';
+import { listParam, toggleChip } from '../lib/url-filters';
 
 export interface FilterBarProps {
   models?: string[];
@@ -35,7 +35,7 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
               className="chip"
               aria-pressed={codes.length === 0 || codes.includes(code)}
               style={{ borderColor: codeColor(code, FINDING_CODES) }}
-              onClick={() => set('code', toggleInList(search.get('code') ?? undefined, code))}
+              onClick={() => set('code', toggleChip(search.get('code') ?? undefined, code, FINDING_CODES))}
             >
               {codeLabel(code)}
             </button>
@@ -45,7 +45,7 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
       {models.length > 0 && (
         <div className="chips" aria-label="Models">
           {models.map((m) => (
-            <button key={m} type="button" className="chip" aria-pressed={chosenModels.length === 0 || chosenModels.includes(m)} onClick={() => set('model', toggleInList(search.get('model') ?? undefined, m))}>
+            <button key={m} type="button" className="chip" aria-pressed={chosenModels.length === 0 || chosenModels.includes(m)} onClick={() => set('model', toggleChip(search.get('model') ?? undefined, m, models))}>
               {m}
             </button>
           ))}

@@ -13,7 +13,7 @@ export interface RateWhiskerChartProps {
 export function RateWhiskerChart({ points, color, height, testId }: RateWhiskerChartProps) {
   return (
     <div className="chart" data-testid={testId} data-points={points.length}>
-      <ResponsiveContainer width="100%" height={height}>
+      <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 800, height }}>
         <BarChart data={points} margin={{ top: 12, right: 8, bottom: 4, left: 0 }}>
           <CartesianGrid stroke="var(--grid)" vertical={false} />
           <XAxis dataKey="key" stroke="var(--muted)" fontSize={12} interval={0} angle={points.length > 8 ? -35 : 0} textAnchor={points.length > 8 ? 'end' : 'middle'} height={points.length > 8 ? 60 : 30} />

@@ -4,7 +4,7 @@ import { formatBytes, formatDuration } from '../lib/format';
 /** The live progress bar of the running (or last) scan. */
 export function ScanProgress({ state }: { state: ScanState }) {
   if (state.state === 'idle') return null;
-  const fraction = state.bytes_total > 0 ? state.bytes_done / state.bytes_total : state.files_total > 0 ? state.files_done / state.files_total : state.state === 'done' ? 1 : 0;
+  const fraction = state.state === 'done' ? 1 : state.bytes_total > 0 ? state.bytes_done / state.bytes_total : state.files_total > 0 ? state.files_done / state.files_total : 0;
   const percent = Math.round(fraction * 100);
   return (
     <div className="progress" data-testid="scan-progress" data-state={state.state}>

@@ -23,7 +23,7 @@ export function TimelineChart({ points, codes, allCodes, markers, height, compac
   const keys = new Set(points.map((p) => p.key));
   return (
     <div className="chart" data-testid="timeline-chart" data-points={points.length}>
-      <ResponsiveContainer width="100%" height={height}>
+      <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 800, height }}>
         <ComposedChart data={points} margin={{ top: 18, right: 8, bottom: 4, left: 0 }}>
           <CartesianGrid stroke="var(--grid)" vertical={false} />
           <XAxis dataKey="key" tickFormatter={formatShortDay} stroke="var(--muted)" fontSize={12} minTickGap={24} />

@@ -30,3 +30,15 @@ export function toggleInList(current: string | undefined, value: string): string
   const next = list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
   return next.length ? next.join(',') : undefined;
 }
+
+/**
+ * Toggle chips where "nothing chosen" means "all on": switching one off from that state keeps
+ * all the others; switching the last one on again, or every one on, returns to "all" (no parameter).
+ */
+export function toggleChip(current: string | undefined, value: string, all: readonly string[]): string | undefined {
+  const list = listParam(current);
+  const on = list.length === 0 ? [...all] : list;
+  const next = on.includes(value) ? on.filter((v) => v !== value) : [...on, value];
+  if (next.length === 0 || all.every((v) => next.includes(v))) return undefined;
+  return all.filter((v) => next.includes(v)).join(',');
+}

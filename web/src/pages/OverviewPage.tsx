@@ -67,6 +67,7 @@ export function OverviewPage() {
       <Section title="Versions with the highest rates" actions={<Link to="/versions">All versions</Link>}>
         <ErrorBanner error={versions.error} />
         {versions.data ? (
+          <div className="table-scroll">
           <table className="table" data-testid="top-versions">
             <thead>
               <tr>
@@ -89,6 +90,7 @@ export function OverviewPage() {
               ))}
             </tbody>
           </table>
+          </div>
         ) : (
           <Skeleton height={140} />
         )}

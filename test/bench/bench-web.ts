@@ -1,0 +1,56 @@
+/**
+ * `npm run bench:web`: the built page's JavaScript size (gzip) for the first page, and in
+ * headless Chromium the time to first chart on the 300 MB benchmark corpus's index
+ * (built by `npm run bench`). Targets: < 350 KB gzip of JS for the first page; first chart < 1 s.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { startServer } from '../../server/serve';
+import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
+import { launchChromium } from '../support/browser';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+await ensureWebBuild(console.log);
+
+// JS the first page needs: the entry script and every module it preloads.
+const html = readFileSync(join(WEB_DIST, 'index.html'), 'utf8');
+const firstPageJs = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+const gzipKb = firstPageJs.reduce((n, f) => n + gzipSync(readFileSync(join(WEB_DIST, f))).length, 0) / 1024;
+console.log(`first page JavaScript: ${firstPageJs.join(', ')} = ${gzipKb.toFixed(1)} KB gzip (target < 350 KB)`);
+
+const dbPath = join(root, 'bench-out/bench-index.db');
+if (!existsSync(dbPath)) {
+  console.error('no benchmark index: run `npm run bench` first (it needs ../shared)');
+  process.exit(1);
+}
+const server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
+const browser = await launchChromium();
+const freshTab: number[] = [];
+const reload: number[] = [];
+const chart = '[data-testid="timeline-chart"] .rate-line path';
+try {
+  // A new tab each time (includes starting its renderer), then reloads of one tab (a user pressing F5).
+  for (let i = 0; i < 6; i++) {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const started = Date.now();
+    await page.goto(server.url, { waitUntil: 'commit' });
+    await page.locator(chart).first().waitFor({ timeout: 30_000 });
+    if (i > 0) freshTab.push(Date.now() - started); // the first load warms the server's caches and the disk
+    await page.close();
+  }
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  for (let i = 0; i < 6; i++) {
+    const started = Date.now();
+    await page.goto(server.url, { waitUntil: 'commit' });
+    await page.locator(chart).first().waitFor({ timeout: 30_000 });
+    if (i > 0) reload.push(Date.now() - started);
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`time to first chart, new tab: median ${median(freshTab)} ms, worst ${Math.max(...freshTab)} ms (target < 1000 ms)`);
+console.log(`time to first chart, reload:  median ${median(reload)} ms, worst ${Math.max(...reload)} ms`);

@@ -1,0 +1,190 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import type { RatesResponse, SummaryResponse, TimelineResponse } from '../../shared/api-schemas';
+import { startServer } from '../../server/serve';
+import { openDatabase } from '../../server/store/database';
+import { indexRoots } from '../../server/store/index-roots';
+import { addRoot } from '../../server/store/roots';
+import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
+import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
+
+const artifacts = join(import.meta.dirname, '../../test-artifacts');
+const PAGES = [
+  ['overview', '/'],
+  ['timeline', '/timeline'],
+  ['versions', '/versions'],
+  ['findings', '/findings'],
+  ['files', '/files'],
+  ['sources', '/sources'],
+] as const;
+
+describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard in a real browser (Debian Chromium)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tcf-browser-'));
+  const canary = newCanary();
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let base: string;
+  const networkLeaks: string[] = [];
+  const consoleErrors: string[] = [];
+  const api = async <T,>(path: string) => (await (await fetch(base + path)).json()) as T;
+
+  beforeAll(async () => {
+    await ensureWebBuild(() => {});
+    mkdirSync(artifacts, { recursive: true });
+    const transcripts = writeCanaryTranscripts(tmp, canary, { canaryInNames: false });
+    generateDemoCorpus({ out: join(tmp, 'demo'), seed: 17, sessions: 90, canary });
+    // A larger corpus, added later from the Sources page, so the progress bar has time to move.
+    generateDemoCorpus({ out: join(tmp, 'big'), seed: 18, sessions: 900, canary });
+    const dbPath = join(tmp, 'index.db');
+    const db = openDatabase(dbPath);
+    addRoot(db, join(tmp, 'demo/projects'), 'demo');
+    addRoot(db, transcripts, 'canary');
+    await indexRoots(db, { analyser: 'inline' });
+    db.close();
+    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
+    base = server.url.replace(/\/$/, '');
+    browser = await launchChromium();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function open(path: string, scheme: 'light' | 'dark' = 'light', width = 1280): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme });
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(`${path}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`${path}: ${e.message}`));
+    page.on('response', async (r) => {
+      try {
+        const body = await r.text();
+        if (body.includes(canary)) networkLeaks.push(r.url());
+      } catch {
+        // event streams and aborted requests have no readable body
+      }
+    });
+    await page.goto(base + path);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    return page;
+  }
+
+  it.each(PAGES.flatMap(([name, path]) => (['light', 'dark'] as const).map((scheme) => [name, path, scheme] as const)))(
+    '%s (%s) loads without console errors, shows no payload, and is screenshotted in %s',
+    async (name, path, scheme) => {
+      const page = await open(path, scheme);
+      await page.locator('main h1').first().waitFor();
+      await page.waitForTimeout(300);
+      expect(await page.content()).not.toContain(canary);
+      await page.screenshot({ path: join(artifacts, `${name}-${scheme}.png`), fullPage: true });
+      await page.close();
+      expect(consoleErrors).toEqual([]);
+    },
+    30_000,
+  );
+
+  it.each(PAGES)('%s is readable at 390 px wide: nothing but scrollable tables is wider than the screen', async (name, path) => {
+    const page = await open(path, 'light', 390);
+    await page.locator('main h1').first().waitFor();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(artifacts, `${name}-390px.png`), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await page.close();
+    expect(overflow).toBeLessThanOrEqual(1);
+  });
+
+  it('draws one denominator bar per day with tool-use turns, and one version marker per version, as the API says', async () => {
+    const timeline = await api<TimelineResponse>('/api/timeline');
+    const page = await open('/timeline');
+    await page.locator('[data-testid="timeline-chart"] .recharts-bar-rectangle').first().waitFor();
+    const bars = await page.locator('[data-testid="timeline-chart"] .denominator-bar .recharts-bar-rectangle').count();
+    expect(bars).toBe(timeline.rows.filter((r) => r.key !== null && r.tool_use_turns > 0).length);
+    const markers = await page.locator('[data-testid="timeline-chart"] .version-marker').count();
+    expect(markers).toBe(timeline.version_markers.length);
+    expect(await page.locator('[data-testid="timeline-chart"] .rate-line').count()).toBe(2);
+    await page.close();
+  });
+
+  it('draws one whisker bar per version and per model, as the API says', async () => {
+    const versions = await api<RatesResponse>('/api/versions');
+    const models = await api<RatesResponse>('/api/models');
+    const page = await open('/versions');
+    await page.locator('[data-testid="versions-chart"] .recharts-bar-rectangle').first().waitFor();
+    expect(await page.locator('[data-testid="versions-chart"] .recharts-bar-rectangle').count()).toBe(versions.rows.filter((r) => r.tool_use_turns > 0).length);
+    expect(await page.locator('[data-testid="models-chart"] .recharts-bar-rectangle').count()).toBe(models.rows.filter((r) => r.tool_use_turns > 0).length);
+    expect(await page.locator('[data-testid="versions-chart"] .recharts-errorBar').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('filters change the URL and the figures', async () => {
+    const all = await api<SummaryResponse>('/api/summary');
+    const main = await api<SummaryResponse>('/api/summary?sidechain=main');
+    expect(main.assistant_messages).toBeLessThan(all.assistant_messages);
+    const page = await open('/');
+    const stat = page.locator('[data-testid="stat-messages"] .stat-value');
+    await expect.poll(() => stat.textContent()).toBe(all.assistant_messages.toLocaleString('en-US'));
+    await page.getByLabel('Thread').selectOption('main');
+    await expect.poll(() => page.url()).toContain('sidechain=main');
+    await expect.poll(() => stat.textContent()).toBe(main.assistant_messages.toLocaleString('en-US'));
+    await page.close();
+
+    const findings = await open('/findings');
+    await findings.locator('[data-testid="finding-row"]').first().waitFor();
+    await findings.getByRole('button', { name: 'empty tool input with error result' }).click();
+    await expect.poll(() => findings.url()).toContain('code=missing_tool_use_block');
+    await findings.locator('[data-testid="finding-row"]').first().waitFor();
+    const codes = await findings.locator('[data-testid="finding-row"] [role="cell"]:first-child').allTextContents();
+    expect(codes.length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set(['missing tool use block']));
+    await findings.locator('[data-testid="finding-row"]').first().click();
+    await findings.locator('[data-testid="finding-detail"]').waitFor();
+    expect(findings.url()).toMatch(/finding=\d+/);
+    expect(await findings.content()).not.toContain(canary);
+    await findings.close();
+  });
+
+  it('lists a failed file with its code and line', async () => {
+    const page = await open('/files');
+    await page.locator('[data-testid="file-row"]').first().waitFor();
+    const text = await page.locator('[data-testid="files-table"]').textContent();
+    expect(text).toContain('malformed_json');
+    expect(text).toContain('duplicate_key');
+    expect(text).toContain('being written');
+    await page.close();
+  });
+
+  it('adds a folder and shows the progress bar advancing during a scan', async () => {
+    const page = await open('/sources');
+    await page.getByLabel('Folder (absolute path)').fill(join(tmp, 'big/projects'));
+    await page.getByLabel('Label (shown instead of the path)').fill('big');
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByRole('cell', { name: 'big', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Scan all' }).click();
+    const files = page.locator('main [data-testid="scan-files"]');
+    const seen = new Set<string>();
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const state = await page.locator('main [data-testid="scan-progress"]').getAttribute('data-state').catch(() => null);
+      const text = await files.textContent().catch(() => null);
+      if (text) seen.add(text);
+      if (state === 'done' && seen.size > 1) break;
+      await page.waitForTimeout(25);
+    }
+    expect(seen.size).toBeGreaterThan(2);
+    expect(await page.locator('main [data-testid="scan-progress"]').getAttribute('data-state')).toBe('done');
+    await page.screenshot({ path: join(artifacts, 'sources-after-scan.png'), fullPage: true });
+    await page.close();
+  }, 90_000);
+
+  it('never sent the canary over the network, and logged no console errors', () => {
+    expect(networkLeaks).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+});

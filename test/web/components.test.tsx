@@ -1,0 +1,47 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { ScanState } from '../../shared/api-schemas';
+import { ApiError } from '../../web/src/api/client';
+import { ScanProgress } from '../../web/src/components/ScanProgress';
+import { ErrorBanner, StatCard } from '../../web/src/components/ui';
+
+const state = (over: Partial<ScanState>): ScanState => ({
+  state: 'running', scan_id: null, root_id: null, phase: 'indexing', files_done: 25, files_total: 100, bytes_done: 50_000_000,
+  bytes_total: 200_000_000, files_failed: 2, bytes_per_second: 10_000_000, eta_seconds: 15, started_at: null, finished_at: null,
+  findings_added: 0, findings_removed: 0, ...over,
+});
+
+describe('components', () => {
+  it('ScanProgress shows bytes done as the bar, files, rate, ETA and failures', () => {
+    const html = renderToStaticMarkup(<ScanProgress state={state({})} />);
+    expect(html).toContain('aria-valuenow="25"');
+    expect(html).toContain('width:25%');
+    expect(html).toContain('25/100 files');
+    expect(html).toContain('10.0 MB/s');
+    expect(html).toContain('ETA 15 s');
+    expect(html).toContain('2 failed');
+  });
+
+  it('ScanProgress shows nothing when no scan ever ran, and a full bar when done', () => {
+    expect(renderToStaticMarkup(<ScanProgress state={state({ state: 'idle' })} />)).toBe('');
+    const done = renderToStaticMarkup(<ScanProgress state={state({ state: 'done', files_done: 100, bytes_done: 200_000_000 })} />);
+    expect(done).toContain('aria-valuenow="100"');
+    expect(done).toContain('Last scan finished');
+    expect(done).not.toContain('ETA');
+  });
+
+  it('ErrorBanner shows the API error message and code, and hides other errors behind a generic one', () => {
+    expect(renderToStaticMarkup(<ErrorBanner error={new ApiError(409, 'scan_running', 'a scan is already running')} />)).toContain('a scan is already running');
+    const other = renderToStaticMarkup(<ErrorBanner error={new Error('/home/secret/path exploded')} />);
+    expect(other).toContain('something went wrong');
+    expect(other).not.toContain('secret');
+    expect(renderToStaticMarkup(<ErrorBanner error={null} />)).toBe('');
+  });
+
+  it('StatCard renders its label, value and detail', () => {
+    const html = renderToStaticMarkup(<StatCard label="Tool-use turns" value="32,173" detail="since May 1" testId="x" />);
+    expect(html).toContain('data-testid="x"');
+    expect(html).toContain('32,173');
+    expect(html).toContain('since May 1');
+  });
+});
