@@ -31,3 +31,53 @@ export function perThousand(k: number, n: number): Interval | null {
   const i = wilsonInterval(k, n);
   return i === null ? null : { rate: i.rate * 1000, low: i.low * 1000, high: i.high * 1000 };
 }
+
+const logFactorialCache: number[] = [0];
+
+/** ln(n!) by summing logarithms, cached; exact enough for the counts an index holds. */
+function logFactorial(n: number): number {
+  for (let i = logFactorialCache.length; i <= n; i++) logFactorialCache[i] = logFactorialCache[i - 1]! + Math.log(i);
+  return logFactorialCache[n]!;
+}
+
+/**
+ * Fisher's exact test on the 2×2 table [[a, b], [c, d]] (rows: the two groups; columns:
+ * with / without the finding). Returns the two-sided p-value (the sum of the probabilities of
+ * every table with the same margins that is no more likely than the observed one, as R's
+ * fisher.test does) and the one-sided p-value for "the first row's proportion is greater".
+ */
+export function fisherExact(a: number, b: number, c: number, d: number): { twoSided: number; greater: number } {
+  const row1 = a + b;
+  const row2 = c + d;
+  const col1 = a + c;
+  const n = row1 + row2;
+  const base = logFactorial(row1) + logFactorial(row2) + logFactorial(col1) + logFactorial(n - col1) - logFactorial(n);
+  const logP = (x: number) => base - logFactorial(x) - logFactorial(row1 - x) - logFactorial(col1 - x) - logFactorial(row2 - col1 + x);
+  const lo = Math.max(0, col1 - row2);
+  const hi = Math.min(row1, col1);
+  const observed = logP(a);
+  let twoSided = 0;
+  let greater = 0;
+  for (let x = lo; x <= hi; x++) {
+    const lp = logP(x);
+    const p = Math.exp(lp);
+    // Relative tolerance as in R (1 + 1e-7), so ties are not lost to rounding.
+    if (lp <= observed + 1e-7) twoSided += p;
+    if (x >= a) greater += p;
+  }
+  return { twoSided: Math.min(1, twoSided), greater: Math.min(1, greater) };
+}
+
+/**
+ * Ratio of two rates (k1/n1) / (k0/n0) with a 95% interval on the log scale (Katz). When a
+ * count is zero, 0.5 is added to every cell (Haldane–Anscombe) so the interval stays finite;
+ * the point estimate is then marked as corrected. Null when either side has no trials.
+ */
+export function rateRatio(k1: number, n1: number, k0: number, n0: number): { ratio: number; low: number; high: number; corrected: boolean } | null {
+  if (n1 <= 0 || n0 <= 0) return null;
+  const corrected = k1 === 0 || k0 === 0;
+  const [a, m1, b, m0] = corrected ? [k1 + 0.5, n1 + 0.5, k0 + 0.5, n0 + 0.5] : [k1, n1, k0, n0];
+  const ratio = a / m1 / (b / m0);
+  const se = Math.sqrt(1 / a - 1 / m1 + 1 / b - 1 / m0);
+  return { ratio, low: Math.exp(Math.log(ratio) - Z95 * se), high: Math.exp(Math.log(ratio) + Z95 * se), corrected };
+}
