@@ -9,6 +9,7 @@ import { errorBody } from '../shared/api-errors';
 import { RootError } from './store/roots';
 import type { Db } from './store/database';
 import { ScanRunner } from './store/scan-runner';
+import { analysisRoutes } from './routes/analysis';
 import { findingRoutes } from './routes/findings';
 import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
@@ -88,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return reply.status(500).send(errorBody(500, 'internal', 'internal error'));
   });
 
-  const cache = responseCache(options.db, { cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files)(\?|$)/.test(url) });
+  const cache = responseCache(options.db, { cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|regressions|compare)(\?|$)/.test(url) });
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
 
@@ -97,6 +98,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   scanRoutes(app, ctx);
   rateRoutes(app, ctx);
   findingRoutes(app, ctx);
+  analysisRoutes(app, ctx);
 
   const webRoot = options.webRoot ?? null;
   const indexHtml = webRoot && existsSync(join(webRoot, 'index.html'))

@@ -198,3 +198,81 @@ export type FileProblem = Static<typeof FileProblem>;
 
 export const FilesResponse = Type.Object({ items: Type.Array(FileProblem) });
 export type FilesResponse = Static<typeof FilesResponse>;
+
+export const SideFigures = Type.Object({
+  count: Type.Integer(),
+  tool_use_turns: Type.Integer(),
+  /** Findings per 1,000 tool-use turns with a 95% Wilson interval. */
+  per_1000_tool_use_turns: Nullable(Interval),
+});
+export type SideFigures = Static<typeof SideFigures>;
+
+export const RegressionVerdict = Type.Object({
+  code: Type.String(),
+  /** null: every model together. */
+  model: Nullable(Type.String()),
+  dimension: Type.Union([Type.Literal('version'), Type.Literal('day')]),
+  status: Type.Union([Type.Literal('regression'), Type.Literal('no_regression'), Type.Literal('insufficient_data')]),
+  last_good: Nullable(Type.String()),
+  first_bad: Nullable(Type.String()),
+  /** Pooled figures up to the last good version (or before the change day). */
+  before: Nullable(SideFigures),
+  /** Pooled figures from the first bad version (or the change day) on. */
+  after: Nullable(SideFigures),
+  p_value: Nullable(Type.Number()),
+  /** The Bonferroni-corrected threshold the p-value had to beat. */
+  threshold: Nullable(Type.Number()),
+  tests: Type.Integer(),
+  /** One sentence a person can paste: what was found, or why nothing can be said. */
+  summary: Type.String(),
+});
+export type RegressionVerdict = Static<typeof RegressionVerdict>;
+
+export const RegressionsResponse = Type.Object({
+  method: Type.String(),
+  alpha: Type.Number(),
+  min_tool_use_turns: Type.Integer(),
+  verdicts: Type.Array(RegressionVerdict),
+});
+export type RegressionsResponse = Static<typeof RegressionsResponse>;
+
+/** A side of a comparison: versions (`2.1.39`, `2.1.36,2.1.37`, `2.1.36..2.1.39`) or days (`2026-05-01..2026-05-28`). */
+export const SideSpecPattern = '^[0-9A-Za-z.,-]{1,400}$';
+
+export const CompareQuery = Type.Object({
+  a: Type.String({ pattern: SideSpecPattern }),
+  b: Type.String({ pattern: SideSpecPattern }),
+  model: FilterQuery.properties.model,
+  root: FilterQuery.properties.root,
+  sidechain: FilterQuery.properties.sidechain,
+  code: FilterQuery.properties.code,
+});
+export type CompareQuery = Static<typeof CompareQuery>;
+
+export const CompareSide = Type.Object({
+  spec: Type.String(),
+  kind: Type.Union([Type.Literal('versions'), Type.Literal('days')]),
+  versions: Type.Array(Type.String()),
+  from: Nullable(Type.String()),
+  to: Nullable(Type.String()),
+  assistant_messages: Type.Integer(),
+  tool_use_turns: Type.Integer(),
+});
+
+export const CompareResponse = Type.Object({
+  a: CompareSide,
+  b: CompareSide,
+  method: Type.String(),
+  codes: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      a: SideFigures,
+      b: SideFigures,
+      /** Rate of b over rate of a, with a 95% interval (Katz log method; 0.5 added to every cell when a count is 0). */
+      rate_ratio: Nullable(Type.Object({ ratio: Type.Number(), low: Type.Number(), high: Type.Number(), corrected: Type.Boolean() })),
+      /** Two-sided Fisher exact test on findings against tool-use turns without one. */
+      p_value: Nullable(Type.Number()),
+    }),
+  ),
+});
+export type CompareResponse = Static<typeof CompareResponse>;
