@@ -246,6 +246,9 @@ export const CompareQuery = Type.Object({
   root: FilterQuery.properties.root,
   sidechain: FilterQuery.properties.sidechain,
   code: FilterQuery.properties.code,
+  from: FilterQuery.properties.from,
+  to: FilterQuery.properties.to,
+  version: FilterQuery.properties.version,
 });
 export type CompareQuery = Static<typeof CompareQuery>;
 

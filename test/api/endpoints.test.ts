@@ -80,6 +80,40 @@ describe('GET endpoints return exact figures', () => {
     expect(rows[0]!.version).toBe('2.1.36');
   });
 
+  it('/api/regressions gives a verdict per code, dimension and model, never naming a version before the regression', async () => {
+    const { json } = await t.get('/api/regressions');
+    expect(json.method).toContain('Bonferroni');
+    const overall = json.verdicts.filter((v: { model: string | null; dimension: string }) => v.model === null && v.dimension === 'version');
+    expect(overall.map((v: { code: string }) => v.code)).toEqual(['missing_tool_use_block', 'empty_tool_input_with_error_result']);
+    // This small corpus (about 200 tool-use turns per version) may not support a claim; whatever is said must be true.
+    for (const v of json.verdicts) {
+      if (v.status === 'regression' && v.dimension === 'version') expect(v.first_bad).toMatch(/^2\.1\.4[0-2]$/);
+      if (v.status === 'regression' && v.dimension === 'day') expect(v.first_bad >= '2026-05-20').toBe(true);
+      expect(v.summary.length).toBeGreaterThan(20);
+    }
+    const perModel = json.verdicts.filter((v: { model: string | null }) => v.model !== null);
+    expect(new Set(perModel.map((v: { model: string }) => v.model))).toEqual(new Set(['claude-haiku-4-5', 'claude-opus-4-8', 'claude-sonnet-4-6']));
+  });
+
+  it('/api/compare puts two version ranges or day ranges side by side with a ratio and a p-value', async () => {
+    const { json } = await t.get('/api/compare?a=2.1.36..2.1.39&b=2.1.40,2.1.41,2.1.42');
+    expect(json.a).toMatchObject({ kind: 'versions', versions: ['2.1.36', '2.1.37', '2.1.38', '2.1.39'] });
+    const turns = (pred: (c: DemoTruth['cells'][number]) => boolean) => sum(truth.cells.filter(pred).map((c) => c.tool_use_turns));
+    expect(json.a.tool_use_turns).toBe(turns((c) => c.version <= '2.1.39'));
+    expect(json.b.tool_use_turns).toBe(turns((c) => c.version >= '2.1.40'));
+    const missing = json.codes.find((c: { code: string }) => c.code === 'missing_tool_use_block');
+    expect(missing.a.count).toBe(0);
+    expect(missing.b.count).toBe(truth.counted_by_code.missing_tool_use_block);
+    expect(missing.p_value).toBeLessThan(0.001);
+    expect(missing.rate_ratio.corrected).toBe(true);
+    const days = (await t.get('/api/compare?a=2026-05-01..2026-05-20&b=2026-05-21..2026-06-30')).json;
+    expect(days.a).toMatchObject({ kind: 'days', from: '2026-05-01', to: '2026-05-20' });
+    expect(days.a.tool_use_turns).toBe(turns((c) => c.day <= '2026-05-20'));
+    const bad = await t.get('/api/compare?a=9.9.9..9.9.10&b=2.1.40');
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('bad_side');
+  });
+
   it('/api/findings pages through every copy once, sorted by day, with a cursor', async () => {
     const seen: Finding[] = [];
     let cursor: string | null = null;
