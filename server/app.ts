@@ -10,6 +10,7 @@ import { RootError } from './store/roots';
 import type { Db } from './store/database';
 import { ScanRunner } from './store/scan-runner';
 import { analysisRoutes } from './routes/analysis';
+import { exportRoutes } from './routes/export';
 import { findingRoutes } from './routes/findings';
 import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
@@ -99,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   rateRoutes(app, ctx);
   findingRoutes(app, ctx);
   analysisRoutes(app, ctx);
+  exportRoutes(app, ctx);
 
   const webRoot = options.webRoot ?? null;
   const indexHtml = webRoot && existsSync(join(webRoot, 'index.html'))

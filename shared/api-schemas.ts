@@ -279,3 +279,76 @@ export const CompareResponse = Type.Object({
   ),
 });
 export type CompareResponse = Static<typeof CompareResponse>;
+
+export const RedactionQuery = Type.Object({
+  files: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')])),
+  lines: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
+  digests: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
+  models: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('generalize')])),
+});
+export type RedactionQuery = Static<typeof RedactionQuery>;
+export type Redaction = Required<RedactionQuery>;
+
+export const ExportQuery = Type.Object({
+  ...FilterQuery.properties,
+  ...RedactionQuery.properties,
+  format: Type.Optional(Type.Union([Type.Literal('md'), Type.Literal('json')])),
+});
+export type ExportQuery = Static<typeof ExportQuery>;
+
+const ReportRateRow = Type.Object({
+  key: Nullable(Type.String()),
+  assistant_messages: Type.Integer(),
+  tool_use_turns: Type.Integer(),
+  codes: Type.Array(SideFiguresWithCode()),
+});
+
+function SideFiguresWithCode() {
+  return Type.Object({ code: Type.String(), count: Type.Integer(), per_1000_tool_use_turns: Nullable(Interval) });
+}
+
+/** The evidence report (`report_format` 1). Documented field by field in the README; stable across releases of the same format. */
+export const EvidenceReport = Type.Object({
+  report_format: Type.Literal(1),
+  tool: Type.Object({ name: Type.Literal('tool-call-forensics'), version: Type.String() }),
+  detector_definitions_version: Type.Integer(),
+  generated_at: Type.String(),
+  redaction: Type.Object({
+    files: Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')]),
+    lines: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
+    digests: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
+    models: Type.Union([Type.Literal('keep'), Type.Literal('generalize')]),
+  }),
+  filters: Type.Record(Type.String(), Type.String()),
+  scanned: Type.Object({
+    roots: Type.Integer(),
+    files_ok: Type.Integer(),
+    files_failed: Type.Integer(),
+    files_in_progress: Type.Integer(),
+    assistant_messages: Type.Integer(),
+    tool_use_turns: Type.Integer(),
+    first_day: Nullable(Type.String()),
+    last_day: Nullable(Type.String()),
+  }),
+  definitions: Type.Array(Type.Object({ code: Type.String(), definition: Type.String() })),
+  by_version: Type.Array(ReportRateRow),
+  by_day: Type.Array(ReportRateRow),
+  regressions: Type.Object({ method: Type.String(), verdicts: Type.Array(RegressionVerdict) }),
+  findings: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      day: Nullable(Type.String()),
+      version: Nullable(Type.String()),
+      model: Nullable(Type.String()),
+      file: Type.Optional(Type.String()),
+      lines: Type.Optional(Type.Tuple([Type.Integer(), Type.Integer()])),
+      source_lines: Type.Optional(Type.Array(Type.Integer())),
+      block_types: Type.Array(Type.String()),
+      signed_thinking: Type.Boolean(),
+      sidechain: Type.Boolean(),
+      counted: Type.Boolean(),
+      evidence_sha256: Type.Optional(Type.String()),
+    }),
+  ),
+});
+export type EvidenceReport = Static<typeof EvidenceReport>;

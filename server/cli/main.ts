@@ -8,6 +8,12 @@ import { buildReport, formatReport } from './report-command';
 import { formatScanTable, runScan, scanExitCode } from './scan-command';
 import { ServeError, startServer } from '../serve';
 import { ensureWebBuild } from '../web-build';
+import { writeFileSync } from 'node:fs';
+import { buildEvidenceReport } from '../query/build-evidence-report';
+import { renderEvidenceMarkdown } from '../query/evidence-markdown';
+import { redactionOf } from '../routes/export';
+import { toolVersion } from '../serve';
+import { BadReportError, readReport, verifyReport } from './verify-command';
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
 const DB_HELP = 'index database (default: $TCF_DB, else $XDG_DATA_HOME or ~/.local/share, /tool-call-forensics/index.db)';
@@ -71,6 +77,70 @@ program
     }
   });
 
+interface FilterOptions { code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }
+const filtersOf = (o: FilterOptions) => ({
+  codes: o.code, versions: o.version, models: o.model, from: o.from, to: o.to,
+  sidechain: o.sidechain === undefined ? undefined : o.sidechain === 'sidechain',
+});
+
+program
+  .command('export')
+  .description('Print an evidence report for a bug tracker (Markdown or JSON): counts, rates, regression verdicts and findings, redacted.')
+  .option('--db <file>', DB_HELP)
+  .option('--format <format>', 'md | json', 'md')
+  .option('--files <how>', 'keep | pseudonymize | omit', 'pseudonymize')
+  .option('--lines <how>', 'keep | omit', 'keep')
+  .option('--digests <how>', 'keep | omit', 'keep')
+  .option('--models <how>', 'keep | generalize', 'keep')
+  .option('--out <file>', 'write to this file instead of stdout')
+  .option('--code <codes>', 'only these finding codes (comma-separated)', list)
+  .option('--version <versions>', 'only these Claude Code versions', list)
+  .option('--model <models>', 'only these models', list)
+  .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
+  .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
+  .option('--sidechain <which>', 'main | sidechain')
+  .action((options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
+    const choices: Record<string, string[]> = { format: ['md', 'json'], files: ['keep', 'pseudonymize', 'omit'], lines: ['keep', 'omit'], digests: ['keep', 'omit'], models: ['keep', 'generalize'] };
+    for (const [key, allowed] of Object.entries(choices)) {
+      if (!allowed.includes((options as unknown as Record<string, string>)[key]!)) throw new InputError(`--${key} takes one of ${allowed.join(', ')}`);
+    }
+    const db = openDatabase(options.db ?? defaultDbPath());
+    try {
+      const redaction = redactionOf(options as never);
+      const report = buildEvidenceReport(db, filtersOf(options), redaction, toolVersion());
+      const text = options.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderEvidenceMarkdown(report);
+      if (options.out) writeFileSync(options.out, text);
+      else process.stdout.write(text);
+    } finally {
+      db.close();
+    }
+  });
+
+program
+  .command('verify')
+  .description('Recompute the digests of a JSON evidence report from local files: exit 0 when every finding matches, 1 otherwise.')
+  .argument('<report>', 'the report, exported with --format json')
+  .argument('<dir...>', 'folders holding the transcripts (the roots that were indexed)')
+  .option('--db <file>', `${DB_HELP}; needed to resolve pseudonymized file names`)
+  .action((reportPath: string, dirs: string[], options: { db?: string }) => {
+    let text: string;
+    try {
+      text = readReport(reportPath);
+    } catch {
+      throw new InputError('the report cannot be read');
+    }
+    const db = openDatabase(options.db ?? defaultDbPath());
+    try {
+      const results = verifyReport(text, dirs, db);
+      for (const r of results) process.stdout.write(`${r.status.padEnd(12)} #${r.index + 1} ${r.code} ${r.file ?? '-'}: ${r.reason}\n`);
+      const counts = results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+      process.stdout.write(`${results.length} findings: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ') || 'none'}\n`);
+      process.exitCode = results.every((r) => r.status === 'match') ? 0 : 1;
+    } finally {
+      db.close();
+    }
+  });
+
 program
   .command('serve')
   .description('Serve the dashboard and its JSON API on http://127.0.0.1:4319 (index the given folders first).')
@@ -95,7 +165,7 @@ try {
   if (error instanceof CommanderError) {
     // Help and version exit 0; usage mistakes exit 2 (1 is reserved for "findings").
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof InputError || error instanceof RootError || error instanceof ServeError) {
+  } else if (error instanceof InputError || error instanceof RootError || error instanceof ServeError || error instanceof BadReportError) {
     process.stderr.write(`error: ${error.message}\n`);
   } else {
     // Unexpected failures are reported by kind only: their messages could quote file contents or paths.

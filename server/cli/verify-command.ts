@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { closeSync, constants, openSync } from 'node:fs';
+import { Value } from 'typebox/value';
+import { EvidenceReport } from '../../shared/api-schemas';
+import { digestLines } from '../scan/evidence-digest';
+import { LineStarts, readLines } from '../scan/read-lines';
+import { walkDirectory, type WalkResult } from '../scan/walk-inputs';
+import type { Db } from '../store/database';
+import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
+
+export type VerifyStatus = 'match' | 'changed' | 'missing' | 'unverifiable';
+
+export interface VerifyResult {
+  index: number;
+  code: string;
+  file: string | null;
+  status: VerifyStatus;
+  reason: string;
+}
+
+export class BadReportError extends Error {}
+
+/** Line starts of the first `upTo` lines (plus the next), enough to digest lines ≤ upTo. */
+function lineStartsUpTo(path: string, upTo: number): LineStarts | null {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const starts = new LineStarts();
+    const outcome = readLines(fd, (_t, line) => (line > upTo ? 'stop' : 'continue'), starts);
+    return outcome.lines >= upTo ? starts : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Recomputes each finding's evidence digest from local files. Names in the report are
+ * relative paths (files=keep) or pseudonyms, resolved through this database's salt; a
+ * report without files, lines or digests cannot be verified (and says so).
+ */
+export function verifyReport(reportText: string, dirs: readonly string[], db: Db | null): VerifyResult[] {
+  let report: EvidenceReport;
+  try {
+    const parsed = JSON.parse(reportText) as unknown;
+    if (!Value.Check(EvidenceReport, parsed)) throw new Error('shape');
+    report = parsed;
+  } catch {
+    throw new BadReportError('the report is not a JSON evidence report of format 1 (export it with --format json)');
+  }
+  const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
+  const byName = new Map<string, string>();
+  for (const dir of dirs) {
+    walk.files = [];
+    walkDirectory(dir, '', walk);
+    for (const f of walk.files) if (!byName.has(f.name)) byName.set(f.name, f.path);
+  }
+  let resolve: (name: string) => string | undefined = (name) => byName.get(name);
+  if (report.redaction.files === 'pseudonymize') {
+    if (!db) throw new BadReportError('this report names files by pseudonym: give the --db that exported it');
+    const salt = pseudonymSalt(db);
+    const byPseudonym = new Map([...byName].map(([name, path]) => [filePseudonym(salt, name), path]));
+    resolve = (name) => byPseudonym.get(name);
+  }
+  return report.findings.map((f, index) => {
+    const base = { index, code: f.code, file: f.file ?? null };
+    if (!f.file || !f.source_lines || !f.evidence_sha256) {
+      return { ...base, status: 'unverifiable' as const, reason: 'the report omits the file, its lines or its digest' };
+    }
+    const path = resolve(f.file);
+    if (!path) return { ...base, status: 'missing' as const, reason: 'no such file under the given folders' };
+    const last = Math.max(...f.source_lines);
+    const starts = lineStartsUpTo(path, last);
+    if (!starts) return { ...base, status: 'changed' as const, reason: `the file now has fewer than ${last} lines` };
+    const digest = digestLines(path, starts, f.source_lines);
+    return digest === f.evidence_sha256
+      ? { ...base, status: 'match' as const, reason: 'same bytes' }
+      : { ...base, status: 'changed' as const, reason: 'the source lines differ from the reported digest' };
+  });
+}
+
+export function readReport(path: string): string {
+  return readFileSync(path, 'utf8');
+}
