@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -18,7 +18,9 @@ const PAGES = [
   ['overview', '/'],
   ['timeline', '/timeline'],
   ['versions', '/versions'],
+  ['compare', '/compare'],
   ['findings', '/findings'],
+  ['evidence', '/evidence'],
   ['files', '/files'],
   ['sources', '/sources'],
 ] as const;
@@ -58,7 +60,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
   });
 
   async function open(path: string, scheme: 'light' | 'dark' = 'light', width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme });
+    const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme, acceptDownloads: true });
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(`${path}: ${m.text()}`);
     });
@@ -182,6 +184,46 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.screenshot({ path: join(artifacts, 'sources-after-scan.png'), fullPage: true });
     await page.close();
   }, 90_000);
+
+  it('shows the regression verdicts on the Versions page and compares two sides as the API does', async () => {
+    const page = await open('/versions');
+    await page.locator('[data-testid="verdicts-version"] li').first().waitFor();
+    expect(await page.locator('[data-testid="verdicts-version"] > ul > li').count()).toBe(2);
+    await page.close();
+
+    const compare = await open('/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42');
+    await compare.locator('[data-testid="compare-table"] tbody tr').first().waitFor();
+    const api = await (await fetch(`${base}/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42`)).json();
+    const firstRow = await compare.locator('[data-testid="compare-table"] tbody tr').first().textContent();
+    expect(firstRow).toContain(`${api.codes[0].b.count} · `);
+    expect(await compare.locator('[data-testid^="compare-chart-"] .recharts-bar-rectangle').count()).toBe(4);
+    await compare.getByLabel('Side B').fill('2.1.42');
+    await expect.poll(() => compare.url()).toContain('b=2.1.42');
+    await compare.close();
+  });
+
+  it('shows on the Evidence page exactly the text the export API gives, and downloads the chart as SVG and PNG', async () => {
+    const page = await open('/evidence?files=omit&models=generalize');
+    const pre = page.locator('[data-testid="report-text"]');
+    await pre.waitFor();
+    const shown = (await pre.textContent())!;
+    const api = await (await fetch(`${base}/api/export?files=omit&models=generalize&format=md`)).text();
+    const stamp = (t: string) => t.replace(/ at \d{4}-\d\d-\d\dT[\d:.]+Z\./, ' at <time>.');
+    expect(stamp(shown)).toBe(stamp(api));
+    expect(shown).toContain('Redaction: files=omit, lines=keep, digests=keep, models=generalize.');
+    expect(shown).not.toContain(canary);
+
+    await page.locator('.recharts-surface').first().waitFor();
+    const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download SVG' }).click()]);
+    const svg = readFileSync((await svgDownload.path())!, 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).not.toContain('var(--');
+    expect(svg).toContain('recharts');
+    const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
+    const png = readFileSync((await pngDownload.path())!);
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    await page.close();
+  });
 
   it('never sent the canary over the network, and logged no console errors', () => {
     expect(networkLeaks).toEqual([]);

@@ -54,3 +54,13 @@ describe('URL filters', () => {
     expect(toQueryString({})).toBe('');
   });
 });
+
+describe('chart export', () => {
+  it('resolves theme variables to colours so a downloaded chart looks the same outside the page', async () => {
+    const { resolveThemeColors } = await import('../../web/src/lib/chart-export');
+    const styles = { getPropertyValue: (name: string) => ({ '--grid': ' #e6e9ee', '--muted': '#5b6470' })[name] ?? '' };
+    expect(resolveThemeColors('<line stroke="var(--grid)"/><text fill="var(--muted)"/><rect fill="var(--unknown)"/>', styles)).toBe(
+      '<line stroke="#e6e9ee"/><text fill="#5b6470"/><rect fill="#888888"/>',
+    );
+  });
+});

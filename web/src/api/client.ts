@@ -11,7 +11,7 @@ function launchToken(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="tcf-token"]')?.content ?? '';
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, as: 'json' | 'text' = 'json'): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-tcf-token'] = launchToken();
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -22,6 +22,7 @@ async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?
     throw new ApiError(0, 'unreachable', 'the dashboard server is not answering; is it still running?');
   }
   if (response.status === 204) return undefined as T;
+  if (as === 'text' && response.ok) return (await response.text()) as T;
   const json = (await response.json().catch(() => null)) as unknown;
   if (!response.ok) {
     const err = (json as ErrorBody | null)?.error;
@@ -33,6 +34,8 @@ async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?
 /** The one client every page uses; its types come from shared/api-schemas. */
 export const api = {
   get: <T>(path: string) => request<T>('GET', path),
+  /** The response body as text, exactly as the server wrote it (the evidence report). */
+  text: (path: string) => request<string>('GET', path, undefined, 'text'),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
   delete: (path: string) => request<void>('DELETE', path),
 };

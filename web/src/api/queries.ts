@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  FilesResponse, FilterQuery, FindingsResponse, HealthResponse, RatesResponse, Root, RootsResponse, ScanState,
+  CompareResponse, FilesResponse, FilterQuery, RedactionQuery, RegressionsResponse, FindingsResponse, HealthResponse, RatesResponse, Root, RootsResponse, ScanState,
   SummaryResponse, TimelineResponse, VersionModelResponse,
 } from '../../../shared/api-schemas';
 import { toQueryString } from '../lib/url-filters';
@@ -32,6 +32,20 @@ export const useFindings = (f: FilterQuery, sort: 'day_asc' | 'day_desc') =>
     queryFn: ({ pageParam }) => api.get<FindingsResponse>(`/api/findings${toQueryString({ ...f, sort, limit: 200, cursor: pageParam })}`),
     getNextPageParam: (last) => last.next_cursor,
   });
+
+export const useRegressions = (f: FilterQuery) =>
+  useQuery({ queryKey: ['regressions', f], queryFn: () => api.get<RegressionsResponse>(`/api/regressions${toQueryString(f)}`) });
+
+export const useCompare = (a: string, b: string, f: FilterQuery) =>
+  useQuery({
+    queryKey: ['compare', a, b, f],
+    enabled: a !== '' && b !== '',
+    queryFn: () => api.get<CompareResponse>(`/api/compare${toQueryString({ a, b, model: f.model, root: f.root, sidechain: f.sidechain, code: f.code })}`),
+  });
+
+/** The evidence report's exact text, as it would be shared. */
+export const useEvidenceText = (f: FilterQuery, redaction: RedactionQuery, format: 'md' | 'json') =>
+  useQuery({ queryKey: ['export', f, redaction, format], queryFn: () => api.text(`/api/export${toQueryString({ ...f, ...redaction, format })}`) });
 
 export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: () => api.get<FilesResponse>('/api/files') });
 

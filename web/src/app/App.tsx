@@ -12,6 +12,8 @@ const TimelinePage = lazy(() => import('../pages/TimelinePage').then((m) => ({ d
 const VersionsPage = lazy(() => import('../pages/VersionsPage').then((m) => ({ default: m.VersionsPage })));
 const FindingsPage = lazy(() => import('../pages/FindingsPage').then((m) => ({ default: m.FindingsPage })));
 const FilesPage = lazy(() => import('../pages/FilesPage').then((m) => ({ default: m.FilesPage })));
+const ComparePage = lazy(() => import('../pages/ComparePage').then((m) => ({ default: m.ComparePage })));
+const EvidencePage = lazy(() => import('../pages/EvidencePage').then((m) => ({ default: m.EvidencePage })));
 const SourcesPage = lazy(() => import('../pages/SourcesPage').then((m) => ({ default: m.SourcesPage })));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
@@ -20,7 +22,9 @@ const NAV = [
   ['/', 'Overview'],
   ['/timeline', 'Timeline'],
   ['/versions', 'Versions'],
+  ['/compare', 'Compare'],
   ['/findings', 'Findings'],
+  ['/evidence', 'Evidence'],
   ['/files', 'Files'],
   ['/sources', 'Sources'],
 ] as const;
@@ -54,7 +58,9 @@ function Shell() {
             <Route path="/" element={<OverviewPage />} />
             <Route path="/timeline" element={<TimelinePage />} />
             <Route path="/versions" element={<VersionsPage />} />
+            <Route path="/compare" element={<ComparePage />} />
             <Route path="/findings" element={<FindingsPage />} />
+            <Route path="/evidence" element={<EvidencePage />} />
             <Route path="/files" element={<FilesPage />} />
             <Route path="/sources" element={<SourcesPage />} />
             <Route path="*" element={<p>No such page. <NavLink to="/">Go to the overview</NavLink>.</p>} />

@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
-import { useModels, useTimeline } from '../api/queries';
+import { useModels, useRegressions, useTimeline } from '../api/queries';
+import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { FilterBar } from '../components/FilterBar';
 import { TimelineChart } from '../components/TimelineChart';
 import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
@@ -14,6 +15,7 @@ export function TimelinePage() {
   const bucket = search.get('bucket') === 'week' ? 'week' : 'day';
   const timeline = useTimeline(filters, bucket);
   const models = useModels({});
+  const regressions = useRegressions(filters);
   const codes = listParam(filters.code).length ? FINDING_CODES.filter((c) => listParam(filters.code).includes(c)) : [...FINDING_CODES];
   const setParams = (entries: Record<string, string | undefined>) => {
     const next = new URLSearchParams(search);
@@ -55,6 +57,10 @@ export function TimelinePage() {
               height={380}
               onRange={(from, to) => setParams({ from, to })}
             />
+          </Section>
+          <Section title="Where did it start? (by day)">
+            <ErrorBanner error={regressions.error} />
+            {regressions.data ? <RegressionVerdicts verdicts={regressions.data.verdicts} dimension="day" method={regressions.data.method} /> : <Skeleton height={80} />}
           </Section>
           <Section title="Figures">
             <div className="table-scroll">

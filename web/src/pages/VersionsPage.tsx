@@ -1,6 +1,7 @@
 import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
-import { useModels, useVersionModels, useVersions } from '../api/queries';
+import { useModels, useRegressions, useVersionModels, useVersions } from '../api/queries';
+import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { FilterBar } from '../components/FilterBar';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
 import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
@@ -47,6 +48,7 @@ export function VersionsPage() {
   const versions = useVersions(filters);
   const models = useModels(filters);
   const cross = useVersionModels(filters);
+  const regressions = useRegressions(filters);
   const code = FINDING_CODES.find((c) => c === search.get('chart')) ?? FINDING_CODES[0];
   const chooser = (
     <label>
@@ -73,6 +75,10 @@ export function VersionsPage() {
     <div className="page">
       <h1>Versions and models</h1>
       <FilterBar showCodes={false} extra={chooser} />
+      <Section title="Where did it start? (by version)">
+        <ErrorBanner error={regressions.error} />
+        {regressions.data ? <RegressionVerdicts verdicts={regressions.data.verdicts} dimension="version" method={regressions.data.method} /> : <Skeleton height={80} />}
+      </Section>
       <Section title={`${codeLabel(code)} per 1,000 tool-use turns, by Claude Code version`}>
         <ErrorBanner error={versions.error} />
         {versions.data ? (
