@@ -171,6 +171,8 @@ export const Finding = Type.Object({
   sidechain: Type.Boolean(),
   /** False for a copy of a message already counted in another file of the same root. */
   counted: Type.Boolean(),
+  /** Detector-specific metadata: codes, counts and fixed list entries only. */
+  details: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
 });
 export type Finding = Static<typeof Finding>;
 
@@ -347,6 +349,7 @@ export const EvidenceReport = Type.Object({
       signed_thinking: Type.Boolean(),
       sidechain: Type.Boolean(),
       counted: Type.Boolean(),
+      details: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
       evidence_sha256: Type.Optional(Type.String()),
     }),
   ),

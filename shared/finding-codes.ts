@@ -3,7 +3,18 @@
  * exports) and the web page (labels, toggles). The README's detector table is checked
  * against this list by a test, so a new code cannot ship undocumented.
  */
-export const FINDING_CODES = ['missing_tool_use_block', 'empty_tool_input_with_error_result'] as const;
+export const FINDING_CODES = [
+  'missing_tool_use_block',
+  'empty_tool_input_with_error_result',
+  'text_leaked_tool_call',
+  'malformed_retry_injected',
+  'malformed_retry_exhausted',
+  'truncated_tool_use',
+  'orphan_tool_use',
+  'tool_result_internal_error',
+  'api_tool_pairing_error',
+  'repeated_empty_tool_call',
+] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
 
@@ -12,10 +23,23 @@ export const FINDING_DEFINITIONS: Record<FindingCode, string> = {
     'An assistant message (all rows sharing one message.id in a file) whose stop reason is tool_use but which holds no tool_use block.',
   empty_tool_input_with_error_result:
     'A tool_use block with a non-empty id and input exactly {}, answered later in the same file by a tool_result for that id with is_error: true.',
+  text_leaked_tool_call:
+    'An assistant text block holding bare tool-call markup (<invoke name=…> with <parameter name=…>) outside code fences, in a message with no tool_use block. variant: silent (the turn ended) or caught (the retry nudge follows); opener: which listed stray word preceded it, if any.',
+  malformed_retry_injected:
+    "The harness's retry nudge (a meta user row whose whole content is the known wording), linked to the assistant message it follows; shape: that message's failure (missing_tool_use_block, text_leaked_tool_call or unexplained).",
+  malformed_retry_exhausted:
+    "The harness's synthetic API-error row saying the retry also failed, linked to the assistant message it follows, with that message's shape.",
+  truncated_tool_use: 'A message whose stop reason is max_tokens and whose last block is a tool_use: the call was cut off.',
+  orphan_tool_use:
+    "A tool_use with no tool_result anywhere in its file; not counted for the file's last message, calls the user interrupted or rejected, or files still being written.",
+  tool_result_internal_error: 'A tool_result whose content says the result went missing through an internal error.',
+  api_tool_pairing_error: 'A synthetic API-error row reporting a 400 about tool_use/tool_result pairing or tool input shape; kind: which one.',
+  repeated_empty_tool_call:
+    'The same tool called with {} three or more times in a row, each answered by an error. One finding per run; run_length: how many calls.',
 };
 
 /** Bumped whenever a detector's rule changes, so reports say which definitions produced them. */
-export const DETECTOR_DEFINITIONS_VERSION = 1;
+export const DETECTOR_DEFINITIONS_VERSION = 2;
 
 export function isFindingCode(value: string): value is FindingCode {
   return (FINDING_CODES as readonly string[]).includes(value);

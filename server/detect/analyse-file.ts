@@ -21,6 +21,8 @@ export interface FindingRecord {
   sidechain: boolean;
   /** 64-bit hash of the message id, to count a message copied into several files once. */
   messageHash: bigint;
+  /** Detector-specific metadata (codes, counts, fixed list entries). */
+  details: Record<string, string | number | boolean>;
 }
 
 /** One assistant message, reduced to what rates need. Harness-written messages are left out. */
@@ -106,6 +108,7 @@ export function analyseFile(path: string, options: AnalyseOptions = {}): FileAna
       version: f.message.version,
       sidechain: f.message.sidechain,
       messageHash: hashMessageId(f.message.messageId),
+      details: f.details ?? {},
     }));
   } catch {
     // The file changed under us between reading and digesting: nothing from it is trusted.

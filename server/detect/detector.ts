@@ -8,6 +8,8 @@ export interface DetectedFinding {
   message: AssistantMessage;
   /** Every line that is evidence for the finding, ascending. Their bytes are digested. */
   sourceLines: number[];
+  /** Detector-specific metadata: codes, counts and fixed list entries only, never text from the transcript. */
+  details?: Record<string, string | number | boolean>;
 }
 
 /**

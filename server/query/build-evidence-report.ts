@@ -50,6 +50,7 @@ export function buildEvidenceReport(db: Db, filters: RateFilters, redaction: Red
         signed_thinking: f.signed_thinking,
         sidechain: f.sidechain,
         counted: f.counted,
+        details: f.details,
         ...(redaction.digests === 'keep' ? { evidence_sha256: f.evidence_sha256 } : {}),
       });
     }

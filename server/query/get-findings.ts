@@ -11,14 +11,14 @@ export interface FindingsPage {
 interface FindingRow {
   id: number; code: string; root_id: number; root: string; file: string; first_line: number; last_line: number;
   source_lines: string; evidence_sha256: string; day: string; version: string; model: string; block_types: string;
-  signed_thinking: number; sidechain: number; counted: number;
+  signed_thinking: number; sidechain: number; counted: number; details: string;
 }
 
 type PageParams = FilterParams & { after_day: string | null; after_id: number | null; limit: number };
 
 const SELECT = `
   SELECT fi.id, fi.code, f.root_id, r.label AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines,
-         fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted
+         fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details
   FROM findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id = f.root_id JOIN cells c ON c.id = fi.cell_id
   WHERE ${cellFilterSql('f.root_id')} AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))`;
 
@@ -61,6 +61,7 @@ function toFinding(r: FindingRow): Finding {
     source_lines: JSON.parse(r.source_lines) as number[], evidence_sha256: r.evidence_sha256, day: r.day || null,
     version: r.version || null, model: r.model || null, block_types: JSON.parse(r.block_types) as string[],
     signed_thinking: r.signed_thinking === 1, sidechain: r.sidechain === 1, counted: r.counted === 1,
+    details: JSON.parse(r.details) as Finding['details'],
   };
 }
 

@@ -1,5 +1,7 @@
 import { safeBlockType, safeModelId, safeVersion, utcDay } from '../../shared/metadata-patterns';
-import type { AssistantMessage, ToolResultFact, TranscriptFile } from './transcript-model';
+import { INTERRUPT_PREFIXES, isInternalErrorResult, pairingErrorKind, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
+import { findLeakedInvoke } from './leaked-invoke';
+import type { AssistantMessage, HarnessNudge, ToolResultFact, TranscriptFile } from './transcript-model';
 
 type Json = Record<string, unknown>;
 
@@ -11,6 +13,19 @@ function isEmptyObject(value: unknown): boolean {
   if (!isObject(value)) return false;
   for (const _ in value) return false;
   return true;
+}
+
+function isInterrupt(text: string): boolean {
+  return INTERRUPT_PREFIXES.some((p) => text.startsWith(p));
+}
+
+/** A tool result's text: its string content, or its first text block. */
+function firstText(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) {
+    for (const item of content) if (isObject(item) && item.type === 'text' && typeof item.text === 'string') return item.text;
+  }
+  return null;
 }
 
 /** Result of adding one row: fine, or the row breaks what the detectors rely on. */
@@ -29,6 +44,9 @@ export class TranscriptBuilder {
   private lastTimestamp: string | null = null;
   private sessionId: string | null = null;
   private sidechain: boolean | null = null;
+  private readonly nudges: HarnessNudge[] = [];
+  private readonly interrupts: number[] = [];
+  private readonly prompts: number[] = [];
 
   addRow(row: unknown, line: number): RowVerdict {
     if (!isObject(row)) return 'invalid_structure';
@@ -54,6 +72,9 @@ export class TranscriptBuilder {
       lastTimestamp: this.lastTimestamp,
       sessionId: this.sessionId,
       sidechain: this.sidechain === true,
+      nudges: this.nudges,
+      interrupts: this.interrupts,
+      prompts: this.prompts,
     };
   }
 
@@ -81,6 +102,10 @@ export class TranscriptBuilder {
         day: utcDay(row.timestamp),
         version: safeVersion(row.version),
         sidechain: row.isSidechain === true,
+        lastBlockType: null,
+        leak: null,
+        retryExhausted: false,
+        pairingError: null,
       };
       this.byId.set(id, group);
       this.messages.push(group);
@@ -89,13 +114,22 @@ export class TranscriptBuilder {
     if (typeof stop === 'string') group.stopReason = stop;
     if (row.isApiErrorMessage === true) group.synthetic = true;
 
+    const harness = group.synthetic || row.isApiErrorMessage === true;
     for (const block of content) {
       if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
       const blockType = safeBlockType(block.type);
       if (!group.blockTypes.includes(blockType)) group.blockTypes.push(blockType);
+      group.lastBlockType = blockType;
       if (block.type === 'tool_use') {
         if (typeof block.id !== 'string' || !isObject(block.input)) return 'invalid_structure';
-        group.toolUses.push({ id: block.id, emptyInput: isEmptyObject(block.input), line });
+        group.toolUses.push({ id: block.id, emptyInput: isEmptyObject(block.input), line, name: typeof block.name === 'string' ? block.name : '' });
+      } else if (block.type === 'text' && typeof block.text === 'string') {
+        if (harness) {
+          if (block.text === RETRY_EXHAUSTED) group.retryExhausted = true;
+          group.pairingError ??= pairingErrorKind(block.text);
+        } else if (group.leak === null) {
+          group.leak = findLeakedInvoke(block.text);
+        }
       } else if (block.type === 'thinking') {
         if (typeof block.signature === 'string' && block.signature.length > 0) group.signedThinking = true;
       }
@@ -107,15 +141,30 @@ export class TranscriptBuilder {
     const message = row.message;
     if (!isObject(message)) return 'invalid_structure';
     const content = message.content;
-    if (typeof content === 'string') return 'ok';
+    const sidechain = row.isSidechain === true;
+    if (typeof content === 'string') {
+      if (row.isMeta === true) {
+        const wording = (RETRY_NUDGES as readonly string[]).indexOf(content);
+        if (wording >= 0) this.nudges.push({ line, wording, sidechain });
+      } else if (isInterrupt(content)) {
+        this.interrupts.push(line);
+      } else {
+        this.prompts.push(line);
+      }
+      return 'ok';
+    }
     if (!Array.isArray(content)) return 'invalid_structure';
+    if (row.toolUseResult === USER_REJECTED) this.interrupts.push(line);
     for (const block of content) {
       if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
       if (block.type === 'tool_result') {
         const isError = block.is_error;
         if (typeof block.tool_use_id !== 'string') return 'invalid_structure';
         if (isError !== undefined && typeof isError !== 'boolean') return 'invalid_structure';
-        this.toolResults.push({ toolUseId: block.tool_use_id, isError: isError === true, line });
+        const text = firstText(block.content);
+        this.toolResults.push({ toolUseId: block.tool_use_id, isError: isError === true, line, internalError: text !== null && isInternalErrorResult(text) });
+      } else if (block.type === 'text' && typeof block.text === 'string' && isInterrupt(block.text)) {
+        this.interrupts.push(line);
       }
     }
     return 'ok';

@@ -10,6 +10,8 @@ export interface ToolUseFact {
   /** The input is exactly {} (a plain object with no keys). */
   emptyInput: boolean;
   line: number;
+  /** Tool name; kept in memory only, to tell repeated calls to one tool apart. */
+  name: string;
 }
 
 export interface AssistantMessage {
@@ -36,6 +38,20 @@ export interface AssistantMessage {
   version: string | null;
   /** The first row says isSidechain: true (a subagent's message). */
   sidechain: boolean;
+  /** Block type of the last block, in row order. */
+  lastBlockType: string | null;
+  /** A text block holds leaked tool-call markup; `opener` indexes OPENER_WORDS. */
+  leak: { opener: number | null } | null;
+  /** Harness-written text: the exhausted-retry marker, or a 400 pairing error (index into PAIRING_ERRORS). */
+  retryExhausted: boolean;
+  pairingError: number | null;
+}
+
+export interface HarnessNudge {
+  line: number;
+  /** Index into RETRY_NUDGES. */
+  wording: number;
+  sidechain: boolean;
 }
 
 export interface ToolResultFact {
@@ -43,6 +59,8 @@ export interface ToolResultFact {
   toolUseId: string;
   isError: boolean;
   line: number;
+  /** The content says the result went missing through an internal error. */
+  internalError: boolean;
 }
 
 export interface TranscriptFile {
@@ -59,4 +77,10 @@ export interface TranscriptFile {
   sessionId: string | null;
   /** The first row that says isSidechain says true: a subagent transcript. */
   sidechain: boolean;
+  /** Retry nudges (meta user rows with the exact harness wording). */
+  nudges: HarnessNudge[];
+  /** Lines of user rows saying the user interrupted or rejected a call. */
+  interrupts: number[];
+  /** Lines of typed user prompts (string content, not harness-written): they end runs of calls. */
+  prompts: number[];
 }

@@ -253,7 +253,7 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
       st.insertFinding.run({
         file_id: fileId, code: f.code, first_line: f.lines[0], last_line: f.lines[1], source_lines: JSON.stringify(f.sourceLines),
         evidence_sha256: f.evidenceSha256, cell_id: cellIdFor(st, cells, f), block_types: JSON.stringify(f.blockTypes),
-        signed_thinking: f.signedThinking ? 1 : 0, message_hash: f.messageHash, details: '{}',
+        signed_thinking: f.signedThinking ? 1 : 0, message_hash: f.messageHash, details: JSON.stringify(f.details),
       });
     }
     summary.findingsAdded += analysis.findings.length;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus, type DemoTruth } from '../../fixtures/demo-corpus';
 import type { Finding, RateRow } from '../../shared/api-schemas';
+import { DETECTOR_DEFINITIONS_VERSION, FINDING_CODES } from '../../shared/finding-codes';
 import { HOST, TOKEN, testApp, type TestApp } from '../support/api-app';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-endpoints-'));
@@ -26,7 +27,7 @@ const messagesIn = (pred: (c: DemoTruth['cells'][number]) => boolean) => sum(tru
 
 describe('GET endpoints return exact figures', () => {
   it('/api/health', async () => {
-    expect((await t.get('/api/health')).json).toEqual({ status: 'ok', tool_version: '9.9.9', detector_definitions_version: 1, demo: false });
+    expect((await t.get('/api/health')).json).toEqual({ status: 'ok', tool_version: '9.9.9', detector_definitions_version: DETECTOR_DEFINITIONS_VERSION, demo: false });
   });
 
   it('/api/summary', async () => {
@@ -84,7 +85,7 @@ describe('GET endpoints return exact figures', () => {
     const { json } = await t.get('/api/regressions');
     expect(json.method).toContain('Bonferroni');
     const overall = json.verdicts.filter((v: { model: string | null; dimension: string }) => v.model === null && v.dimension === 'version');
-    expect(overall.map((v: { code: string }) => v.code)).toEqual(['missing_tool_use_block', 'empty_tool_input_with_error_result']);
+    expect(overall.map((v: { code: string }) => v.code)).toEqual([...FINDING_CODES]);
     // This small corpus (about 200 tool-use turns per version) may not support a claim; whatever is said must be true.
     for (const v of json.verdicts) {
       if (v.status === 'regression' && v.dimension === 'version') expect(v.first_bad).toMatch(/^2\.1\.4[0-2]$/);

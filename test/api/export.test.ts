@@ -5,6 +5,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { EvidenceReport } from '../../shared/api-schemas';
+import { FINDING_CODES } from '../../shared/finding-codes';
 import { verifyReport } from '../../server/cli/verify-command';
 import { filePseudonym, pseudonymSalt } from '../../server/store/pseudonym-salt';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
@@ -57,7 +58,7 @@ describe('evidence report', () => {
       expect(r.body).toContain(`Redaction: files=${want.files}, lines=${want.lines}, digests=${want.digests}, models=${want.models}.`);
       expect(r.body).toContain('| version | assistant messages | tool-use turns |');
     }
-    if (want.files !== 'keep') for (const name of fileNames) expect(r.body).not.toContain(name.split('/').pop()!.replace('.jsonl', ''));
+    if (want.files !== 'keep') for (const name of fileNames) expect(r.body).not.toContain(name.split('/').pop()!);
     if (want.models === 'generalize') {
       expect(r.body).not.toMatch(/claude-(opus|sonnet|haiku)-\d/);
       if (format === 'json') expect(r.body).toContain('"opus"');
@@ -79,7 +80,7 @@ describe('evidence report', () => {
     expect(r.findings.length).toBe((await t.get('/api/findings?limit=1')).json.total);
     expect(r.by_version.length).toBeGreaterThan(3);
     expect(r.regressions.verdicts.length).toBeGreaterThan(0);
-    expect(r.definitions.map((d: { code: string }) => d.code)).toEqual(['missing_tool_use_block', 'empty_tool_input_with_error_result']);
+    expect(r.definitions.map((d: { code: string }) => d.code)).toEqual([...FINDING_CODES]);
   });
 });
 

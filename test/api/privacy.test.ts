@@ -32,7 +32,9 @@ describe('no GET endpoint carries payload or an absolute path', () => {
   it('the index really holds findings and failures from the canary corpus', async () => {
     const summary = (await t.get('/api/summary')).json;
     expect(summary.files_failed).toBeGreaterThan(0);
-    expect(summary.codes.every((c: { count: number }) => c.count > 0)).toBe(true);
+    for (const code of ['missing_tool_use_block', 'empty_tool_input_with_error_result', 'malformed_retry_injected']) {
+      expect(summary.codes.find((c: { code: string }) => c.code === code).count).toBeGreaterThan(0);
+    }
   });
 
   it.each(ENDPOINTS.flatMap((e) => FILTERS.map((f) => (e.includes('?') ? `${e}${f.replace('?', '&')}` : `${e}${f}`))))('%s', async (url) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { FINDING_CODES } from '../../shared/finding-codes';
 import { dayVerdict, getRegressions, MIN_TOOL_USE_TURNS, versionVerdict } from '../../server/query/get-regressions';
 import { getComparison } from '../../server/query/get-comparison';
 import { openDatabase } from '../../server/store/database';
@@ -41,9 +42,10 @@ describe('regression verdicts on generated corpora', () => {
     const cmp = getComparison(db, '2.1.36..2.1.39', '2.1.40..2.1.42', {});
     db.close();
     const overall = r.verdicts.filter((x) => x.model === null);
-    expect(overall.length).toBe(4);
+    expect(overall.length).toBe(2 * FINDING_CODES.length);
     for (const v of overall) expect(v.status).toBe('no_regression');
-    expect(cmp.codes.every((c) => c.a.count > 0 && c.b.count > 0 && (c.p_value ?? 0) > 0.01)).toBe(true);
+    const core = cmp.codes.filter((c) => ['missing_tool_use_block', 'empty_tool_input_with_error_result'].includes(c.code));
+    expect(core.every((c) => c.a.count > 0 && c.b.count > 0 && (c.p_value ?? 0) > 0.01)).toBe(true);
   });
 });
 

@@ -1,0 +1,4 @@
+import { describe } from 'vitest';
+import { detectorFixtureTests } from '../support/detector-fixtures';
+
+describe('malformed_retry_injected fixtures', () => detectorFixtureTests('malformed_retry_injected'));
