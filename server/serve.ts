@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './app';
@@ -7,6 +7,10 @@ import { openDatabase } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
 import { indexRoots } from './store/index-roots';
 import { addRoot } from './store/roots';
+import { ServeError } from './serve-error';
+import { toolVersion } from './tool-version';
+
+export { ServeError, toolVersion };
 
 const projectRoot = join(import.meta.dirname, '..');
 export const DEMO_CORPUS = join(projectRoot, 'fixtures/demo/projects');
@@ -30,11 +34,7 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
-export class ServeError extends Error {}
 
-export function toolVersion(): string {
-  return (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
-}
 
 /** Host header values a browser sends for this address and port. */
 export function hostHeadersFor(host: string, port: number): string[] {

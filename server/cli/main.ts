@@ -1,19 +1,19 @@
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../scan/walk-inputs';
-import { openDatabase } from '../store/database';
-import { defaultDbPath } from '../store/default-db-path';
 import { RootError } from '../store/roots';
-import { formatIndexSummary, runIndex } from './index-command';
-import { buildReport, formatReport } from './report-command';
-import { formatScanTable, runScan, scanExitCode } from './scan-command';
-import { ServeError, startServer } from '../serve';
-import { ensureWebBuild } from '../web-build';
-import { writeFileSync } from 'node:fs';
-import { buildEvidenceReport } from '../query/build-evidence-report';
-import { renderEvidenceMarkdown } from '../query/evidence-markdown';
-import { redactionOf } from '../routes/export';
-import { toolVersion } from '../serve';
-import { BadReportError, readReport, verifyReport } from './verify-command';
+import { ServeError } from '../serve-error';
+import { BadReportError } from './bad-report-error';
+
+// Each command imports what it needs when it runs, so `scan` does not pay for the server's
+// modules and `--help` answers at once.
+async function loadIndex() {
+  const [{ openDatabase }, { defaultDbPath }, { runIndex, formatIndexSummary }] = await Promise.all([
+    import('../store/database'),
+    import('../store/default-db-path'),
+    import('./index-command'),
+  ]);
+  return { openDatabase, defaultDbPath, runIndex, formatIndexSummary };
+}
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
 const DB_HELP = 'index database (default: $TCF_DB, else $XDG_DATA_HOME or ~/.local/share, /tool-call-forensics/index.db)';
@@ -30,7 +30,8 @@ program
   .description('Scan transcript files or folders (walked for *.jsonl; symbolic links never followed) and print payload-free findings.')
   .argument('<path...>', 'files or folders to scan; nothing is scanned unless named here')
   .option('--json', 'print one JSON object instead of a table')
-  .action((paths: string[], options: { json?: boolean }) => {
+  .action(async (paths: string[], options: { json?: boolean }) => {
+    const { formatScanTable, runScan, scanExitCode } = await import('./scan-command');
     const report = runScan(paths);
     process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report));
     process.exitCode = scanExitCode(report);
@@ -42,6 +43,7 @@ program
   .argument('<dir...>', 'folders to add and index; nothing is indexed unless named')
   .option('--db <file>', DB_HELP)
   .action(async (dirs: string[], options: { db?: string }) => {
+    const { openDatabase, defaultDbPath, runIndex, formatIndexSummary } = await loadIndex();
     const db = openDatabase(options.db ?? defaultDbPath());
     try {
       const summary = await runIndex(db, dirs);
@@ -63,7 +65,9 @@ program
   .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
   .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
   .option('--sidechain <which>', 'main | sidechain')
-  .action((options: { db?: string; json?: boolean; code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }) => {
+  .action(async (options: { db?: string; json?: boolean; code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }) => {
+    const { openDatabase, defaultDbPath } = await loadIndex();
+    const { buildReport, formatReport } = await import('./report-command');
     const db = openDatabase(options.db ?? defaultDbPath());
     try {
       const filters = {
@@ -99,7 +103,12 @@ program
   .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
   .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
   .option('--sidechain <which>', 'main | sidechain')
-  .action((options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
+  .action(async (options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
+    const { openDatabase, defaultDbPath } = await loadIndex();
+    const { buildEvidenceReport, redactionOf } = await import('../query/build-evidence-report');
+    const { renderEvidenceMarkdown } = await import('../query/evidence-markdown');
+    const { toolVersion } = await import('../tool-version');
+    const { writeFileSync } = await import('node:fs');
     const choices: Record<string, string[]> = { format: ['md', 'json'], files: ['keep', 'pseudonymize', 'omit'], lines: ['keep', 'omit'], digests: ['keep', 'omit'], models: ['keep', 'generalize'] };
     for (const [key, allowed] of Object.entries(choices)) {
       if (!allowed.includes((options as unknown as Record<string, string>)[key]!)) throw new InputError(`--${key} takes one of ${allowed.join(', ')}`);
@@ -122,7 +131,9 @@ program
   .argument('<report>', 'the report, exported with --format json')
   .argument('<dir...>', 'folders holding the transcripts (the roots that were indexed)')
   .option('--db <file>', `${DB_HELP}; needed to resolve pseudonymized file names`)
-  .action((reportPath: string, dirs: string[], options: { db?: string }) => {
+  .action(async (reportPath: string, dirs: string[], options: { db?: string }) => {
+    const { openDatabase, defaultDbPath } = await loadIndex();
+    const { readReport, verifyReport } = await import('./verify-command');
     let text: string;
     try {
       text = readReport(reportPath);
@@ -152,6 +163,10 @@ program
   .option('--demo', 'index the bundled demo corpus into a separate demo database and serve it')
   .option('--no-build', 'serve the page as last built, without checking its sources')
   .action(async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean }) => {
+    // The server's modules (Fastify and its plugins, Vite) load only for this command, so the
+    // other commands start fast.
+    const { ensureWebBuild } = await import('../web-build');
+    const { startServer } = await import('../serve');
     if (options.build) await ensureWebBuild((line) => process.stdout.write(line + '\n'));
     const server = await startServer({ ...options, dirs });
     const stop = () => void server.close().then(() => process.exit(0));

@@ -7,6 +7,9 @@ import { LineStarts, readLines } from '../scan/read-lines';
 import { walkDirectory, type WalkResult } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
+import { BadReportError } from './bad-report-error';
+
+export { BadReportError };
 
 export type VerifyStatus = 'match' | 'changed' | 'missing' | 'unverifiable';
 
@@ -18,7 +21,6 @@ export interface VerifyResult {
   reason: string;
 }
 
-export class BadReportError extends Error {}
 
 /** Line starts of the first `upTo` lines (plus the next), enough to digest lines ≤ upTo. */
 function lineStartsUpTo(path: string, upTo: number): LineStarts | null {

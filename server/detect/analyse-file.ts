@@ -25,15 +25,27 @@ export interface FindingRecord {
   details: Record<string, string | number | boolean>;
 }
 
-/** One assistant message, reduced to what rates need. Harness-written messages are left out. */
-export interface MessageRecord {
-  messageHash: bigint;
+/** The (day, version, model, thread) a message is counted under. */
+export interface MessageCell {
   day: string | null;
   version: string | null;
   model: string | null;
   sidechain: boolean;
-  /** Its stop reason is tool_use: a tool-use turn. */
-  toolUseTurn: boolean;
+}
+
+/**
+ * A file's assistant messages, reduced to what rates need, as parallel typed arrays: they
+ * cross from a worker thread to the writer far cheaper than one object per message.
+ * Harness-written messages are left out.
+ */
+export interface MessageTable {
+  cells: MessageCell[];
+  /** Per message: index into `cells`. */
+  cell: Uint32Array;
+  /** Per message: 64-bit hash of message.id, to count a message copied into several files once. */
+  hash: BigInt64Array;
+  /** Per message: 1 when its stop reason is tool_use (a tool-use turn). */
+  toolUse: Uint8Array;
 }
 
 export interface FileFacts {
@@ -53,7 +65,7 @@ export type FileAnalysis =
       assistantMessages: number;
       findings: FindingRecord[];
       /** Present when asked for (the index); `scan` does not need them. */
-      messages?: MessageRecord[];
+      messages?: MessageTable;
       facts?: FileFacts;
     }
   | { status: 'failed'; bytes: number; failure: ScanFailure }
@@ -70,23 +82,44 @@ export function runDetectors(transcript: TranscriptFile): DetectedFinding[] {
   return found.sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code));
 }
 
+/**
+ * 64 bits from two independent 32-bit FNV-1a style hashes of the message id. Not a security
+ * property (ids are random and only compared within one local index): cheap enough to run
+ * on every message, and collisions are negligible at the counts an index holds.
+ */
 export function hashMessageId(messageId: string): bigint {
-  return createHash('sha256').update(messageId).digest().readBigInt64BE(0);
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193 ^ messageId.length;
+  for (let i = 0; i < messageId.length; i++) {
+    const c = messageId.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  return BigInt.asIntN(64, (BigInt(h1 >>> 0) << 32n) | BigInt(h2 >>> 0));
 }
 
 function shortHash(value: string): string {
   return createHash('sha256').update(value).digest('hex').slice(0, 16);
 }
 
-function messageRecord(m: AssistantMessage): MessageRecord {
-  return {
-    messageHash: hashMessageId(m.messageId),
-    day: m.day,
-    version: m.version,
-    model: m.model,
-    sidechain: m.sidechain,
-    toolUseTurn: m.stopReason === 'tool_use',
-  };
+function messageTable(messages: readonly AssistantMessage[]): MessageTable {
+  const counted = messages.filter((m) => !m.synthetic);
+  const table: MessageTable = { cells: [], cell: new Uint32Array(counted.length), hash: new BigInt64Array(counted.length), toolUse: new Uint8Array(counted.length) };
+  const index = new Map<string, number>();
+  counted.forEach((m, i) => {
+    const key = `${m.day}|${m.version}|${m.model}|${m.sidechain}`;
+    let c = index.get(key);
+    if (c === undefined) {
+      c = table.cells.length;
+      index.set(key, c);
+      table.cells.push({ day: m.day, version: m.version, model: m.model, sidechain: m.sidechain });
+    }
+    table.cell[i] = c;
+    table.hash[i] = hashMessageId(m.messageId);
+    table.toolUse[i] = m.stopReason === 'tool_use' ? 1 : 0;
+  });
+  return table;
 }
 
 /** Scan one file, run every detector on it and digest each finding's source lines. */
@@ -123,7 +156,7 @@ export function analyseFile(path: string, options: AnalyseOptions = {}): FileAna
     findings,
   };
   if (options.forIndex) {
-    analysis.messages = transcript.messages.filter((m) => !m.synthetic).map(messageRecord);
+    analysis.messages = messageTable(transcript.messages);
     analysis.facts = {
       firstTimestamp: transcript.firstTimestamp,
       lastTimestamp: transcript.lastTimestamp,

@@ -1,6 +1,6 @@
 import { analyseFile, type FileAnalysis } from './analyse-file';
 
-/** Worker-thread entry for the index: one file in, its payload-free analysis out. */
-export default function analyseInWorker(path: string): FileAnalysis {
-  return analyseFile(path, { forIndex: true });
+/** Worker-thread entry for the index: a batch of files in (small files travel together), their payload-free analyses out. */
+export default function analyseInWorker(paths: string[]): FileAnalysis[] {
+  return paths.map((path) => analyseFile(path, { forIndex: true }));
 }

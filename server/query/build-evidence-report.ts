@@ -10,6 +10,16 @@ import type { RateFilters } from './rate-filters';
 
 export const DEFAULT_REDACTION: Redaction = { files: 'pseudonymize', lines: 'keep', digests: 'keep', models: 'keep' };
 
+/** Redaction chosen per request (query parameters or CLI flags of the same names), defaults filled in. */
+export function redactionOf(q: Partial<Redaction>): Redaction {
+  return {
+    files: q.files ?? DEFAULT_REDACTION.files,
+    lines: q.lines ?? DEFAULT_REDACTION.lines,
+    digests: q.digests ?? DEFAULT_REDACTION.digests,
+    models: q.models ?? DEFAULT_REDACTION.models,
+  };
+}
+
 /** The model family only: `claude-opus-4-8` → `opus`; anything unrecognised → `other`. */
 export function modelFamily(model: string | null): string | null {
   if (model === null) return null;

@@ -1,17 +1,8 @@
-import { EvidenceReport, ExportQuery, type Redaction } from '../../shared/api-schemas';
-import { buildEvidenceReport, DEFAULT_REDACTION } from '../query/build-evidence-report';
+import { EvidenceReport, ExportQuery } from '../../shared/api-schemas';
+import { buildEvidenceReport, redactionOf } from '../query/build-evidence-report';
 import { renderEvidenceMarkdown } from '../query/evidence-markdown';
 import { parseFilters } from './parse-filters';
 import type { App, RouteContext } from './types';
-
-export function redactionOf(q: Partial<Redaction>): Redaction {
-  return {
-    files: q.files ?? DEFAULT_REDACTION.files,
-    lines: q.lines ?? DEFAULT_REDACTION.lines,
-    digests: q.digests ?? DEFAULT_REDACTION.digests,
-    models: q.models ?? DEFAULT_REDACTION.models,
-  };
-}
 
 export function exportRoutes(app: App, ctx: RouteContext): void {
   app.get('/api/export', { schema: { querystring: ExportQuery, response: { 200: EvidenceReport } } }, async (request, reply) => {

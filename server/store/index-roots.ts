@@ -1,5 +1,5 @@
 import { lstatSync } from 'node:fs';
-import type { FileAnalysis, FindingRecord, MessageRecord } from '../detect/analyse-file';
+import type { FileAnalysis, MessageCell } from '../detect/analyse-file';
 import { walkDirectory, type WalkResult } from '../scan/walk-inputs';
 import { inlineAnalyser, workerAnalyser, type Analyser } from './analysis-pool';
 import type { Db } from './database';
@@ -51,6 +51,7 @@ interface Job {
 }
 
 const WORKERS_WORTH_BYTES = 16 * 1024 * 1024;
+const BATCH_BYTES = 2 * 1024 * 1024;
 
 const DIRTY = 'root_cells_dirty';
 
@@ -75,6 +76,9 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
 
   const jobs: Job[] = [];
   for (const root of roots) jobs.push(...planRoot(db, st, root, summary));
+  // Largest first: one very long transcript cannot be split, so it starts at once while the
+  // other cores share the rest.
+  jobs.sort((a, b) => b.size - a.size);
   progress.phase = 'indexing';
   progress.filesTotal = jobs.length;
   progress.bytesTotal = jobs.reduce((n, j) => n + j.size, 0);
@@ -85,17 +89,35 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
   const analyser: Analyser = useWorkers ? workerAnalyser() : inlineAnalyser();
   const writeOne = db.transaction((job: Job, analysis: FileAnalysis) => writeFile(st, job, analysis, summary));
   try {
+    // Batches of about 2 MB (a big file travels alone): fewer round trips to the workers.
+    const batches: Job[][] = [];
+    let batch: Job[] = [];
+    let batchBytes = 0;
+    for (const job of jobs) {
+      if (batch.length > 0 && (!useWorkers || batchBytes + job.size > BATCH_BYTES)) {
+        batches.push(batch);
+        batch = [];
+        batchBytes = 0;
+      }
+      batch.push(job);
+      batchBytes += job.size;
+    }
+    if (batch.length > 0) batches.push(batch);
     let next = 0;
-    const inFlight = useWorkers ? 4 : 1;
+    // Keep the pool's queue full, or the workers idle between round trips.
+    const inFlight = useWorkers ? 16 : 1;
     const lane = async () => {
-      while (next < jobs.length) {
-        const job = jobs[next++]!;
-        const analysis = await analyser.analyse(job.path);
-        writeOne(job, analysis);
-        progress.filesDone++;
-        progress.bytesDone += job.size;
-        if (analysis.status === 'failed') progress.filesFailed++;
-        report();
+      while (next < batches.length) {
+        const group = batches[next++]!;
+        const analyses = await analyser.analyse(group.map((j) => j.path));
+        group.forEach((job, i) => {
+          const analysis = analyses[i]!;
+          writeOne(job, analysis);
+          progress.filesDone++;
+          progress.bytesDone += job.size;
+          if (analysis.status === 'failed') progress.filesFailed++;
+          report();
+        });
       }
     };
     await Promise.all(Array.from({ length: inFlight }, lane));
@@ -205,7 +227,7 @@ function failedRow(rootId: number, relPath: string, size: number, mtimeMs: numbe
   };
 }
 
-function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageRecord | FindingRecord): number {
+function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCell): number {
   const day = r.day ?? '';
   const version = r.version ?? '';
   const model = r.model ?? '';
@@ -243,12 +265,13 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     const messages = analysis.messages!;
     fileId = st.upsertFile.get({
       ...base, status: 'ok', error_code: null, error_line: null, first_row_at: facts.firstTimestamp, last_row_at: facts.lastTimestamp,
-      session_hash: facts.sessionHash, sidechain: facts.sidechain ? 1 : 0, assistant_messages: messages.length, findings: analysis.findings.length,
+      session_hash: facts.sessionHash, sidechain: facts.sidechain ? 1 : 0, assistant_messages: messages.hash.length, findings: analysis.findings.length,
     })!.id;
     st.deleteMessagesOfFile.run(fileId);
     st.deleteFindingsOfFile.run(fileId);
     const cells = new Map<string, number>();
-    for (const m of messages) st.insertMessage.run(fileId, m.messageHash, cellIdFor(st, cells, m), m.toolUseTurn ? 1 : 0);
+    const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
+    for (let i = 0; i < messages.hash.length; i++) st.insertMessage.run(fileId, messages.hash[i]!, cellIds[messages.cell[i]!]!, messages.toolUse[i]!);
     for (const f of analysis.findings) {
       st.insertFinding.run({
         file_id: fileId, code: f.code, first_line: f.lines[0], last_line: f.lines[1], source_lines: JSON.stringify(f.sourceLines),
