@@ -90,7 +90,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return reply.status(500).send(errorBody(500, 'internal', 'internal error'));
   });
 
-  const cache = responseCache(options.db, { cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|regressions|compare)(\?|$)/.test(url) });
+  const cache = responseCache(options.db, { cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare)(\?|$)/.test(url) });
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
 

@@ -355,3 +355,18 @@ export const EvidenceReport = Type.Object({
   ),
 });
 export type EvidenceReport = Static<typeof EvidenceReport>;
+
+const TypeCount = Type.Object({ type: Type.String(), count: Type.Integer() });
+
+export const VersionDiagnostic = Type.Object({
+  version: Nullable(Type.String()),
+  text_rows: Type.Integer(),
+  tool_use_rows: Type.Integer(),
+  text_rows_per_tool_use_row: Nullable(Type.Number()),
+  unknown_row_types: Type.Array(TypeCount),
+  unknown_block_types: Type.Array(TypeCount),
+});
+export type VersionDiagnostic = Static<typeof VersionDiagnostic>;
+
+export const DiagnosticsResponse = Type.Object({ versions: Type.Array(VersionDiagnostic) });
+export type DiagnosticsResponse = Static<typeof DiagnosticsResponse>;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FindingCode } from '../../shared/finding-codes';
 import { digestLines } from '../scan/evidence-digest';
 import { scanFile, type ScanFailure } from '../scan/scan-file';
-import type { AssistantMessage, TranscriptFile } from '../scan/transcript-model';
+import type { AssistantMessage, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
 import type { DetectedFinding } from './detector';
 import { DETECTORS } from './registry';
 
@@ -67,6 +67,7 @@ export type FileAnalysis =
       /** Present when asked for (the index); `scan` does not need them. */
       messages?: MessageTable;
       facts?: FileFacts;
+      diagnostics?: VersionDiagnostics[];
     }
   | { status: 'failed'; bytes: number; failure: ScanFailure }
   | { status: 'in_progress'; bytes: number; lines: number };
@@ -157,6 +158,7 @@ export function analyseFile(path: string, options: AnalyseOptions = {}): FileAna
   };
   if (options.forIndex) {
     analysis.messages = messageTable(transcript.messages);
+    analysis.diagnostics = transcript.diagnostics;
     analysis.facts = {
       firstTimestamp: transcript.firstTimestamp,
       lastTimestamp: transcript.lastTimestamp,

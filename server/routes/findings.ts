@@ -1,4 +1,5 @@
-import { ErrorBody, FilesQuery, FilesResponse, FindingsQuery, FindingsResponse } from '../../shared/api-schemas';
+import { DiagnosticsResponse, ErrorBody, FilesQuery, FilesResponse, FindingsQuery, FindingsResponse } from '../../shared/api-schemas';
+import { getVersionDiagnostics } from '../query/get-version-diagnostics';
 import { getFileProblems } from '../query/get-file-problems';
 import { BadCursorError, getFindings } from '../query/get-findings';
 import { httpError } from './http-error';
@@ -15,6 +16,10 @@ export function findingRoutes(app: App, ctx: RouteContext): void {
       throw error;
     }
   });
+
+  app.get('/api/diagnostics', { schema: { querystring: FilesQuery, response: { 200: DiagnosticsResponse } } }, async (request) => ({
+    versions: getVersionDiagnostics(ctx.db, request.query.root?.split(',').filter(Boolean).map(Number)),
+  }));
 
   app.get('/api/files', { schema: { querystring: FilesQuery, response: { 200: FilesResponse } } }, async (request) => ({
     items: getFileProblems(ctx.db, request.query.status ?? 'problems', request.query.root?.split(',').filter(Boolean).map(Number)),

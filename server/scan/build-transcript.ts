@@ -1,7 +1,19 @@
 import { safeBlockType, safeModelId, safeVersion, utcDay } from '../../shared/metadata-patterns';
 import { INTERRUPT_PREFIXES, isInternalErrorResult, pairingErrorKind, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
 import { findLeakedInvoke } from './leaked-invoke';
-import type { AssistantMessage, HarnessNudge, ToolResultFact, TranscriptFile } from './transcript-model';
+import type { AssistantMessage, HarnessNudge, ToolResultFact, TranscriptFile, VersionDiagnostics } from './transcript-model';
+
+/** Row types Claude Code is known to write (FORMAT.md); others are counted, never a failure. */
+const KNOWN_ROW_TYPES = new Set([
+  'user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'attachment',
+  'permission-mode', 'last-prompt', 'ai-title', 'pr-link', 'mode', 'atis-latch', 'cost-state', 'agent-setting',
+]);
+const KNOWN_BLOCK_TYPES = new Set([
+  'text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'document', 'server_tool_use',
+  'web_search_tool_result', 'web_fetch_tool_result', 'tool_reference',
+]);
+const TYPE_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
+const typeName = (t: unknown) => (typeof t === 'string' && TYPE_NAME.test(t) ? t : 'other');
 
 type Json = Record<string, unknown>;
 
@@ -47,6 +59,22 @@ export class TranscriptBuilder {
   private readonly nudges: HarnessNudge[] = [];
   private readonly interrupts: number[] = [];
   private readonly prompts: number[] = [];
+  private readonly diagnostics = new Map<string, VersionDiagnostics>();
+
+  private diagnosticsFor(version: unknown): VersionDiagnostics {
+    const v = safeVersion(version);
+    const key = v ?? '';
+    let d = this.diagnostics.get(key);
+    if (!d) this.diagnostics.set(key, (d = { version: v, textRows: 0, toolUseRows: 0, unknownRowTypes: {}, unknownBlockTypes: {} }));
+    return d;
+  }
+
+  private countBlockType(version: unknown, type: string): void {
+    if (KNOWN_BLOCK_TYPES.has(type)) return;
+    const d = this.diagnosticsFor(version);
+    const name = typeName(type);
+    d.unknownBlockTypes[name] = (d.unknownBlockTypes[name] ?? 0) + 1;
+  }
 
   addRow(row: unknown, line: number): RowVerdict {
     if (!isObject(row)) return 'invalid_structure';
@@ -59,6 +87,11 @@ export class TranscriptBuilder {
     if (this.sidechain === null && typeof row.isSidechain === 'boolean') this.sidechain = row.isSidechain;
     if (type === 'assistant') return this.addAssistant(row, line);
     if (type === 'user') return this.addUser(row, line);
+    if (!KNOWN_ROW_TYPES.has(type as string)) {
+      const d = this.diagnosticsFor(row.version);
+      const name = typeName(type);
+      d.unknownRowTypes[name] = (d.unknownRowTypes[name] ?? 0) + 1;
+    }
     return 'ok';
   }
 
@@ -75,6 +108,7 @@ export class TranscriptBuilder {
       nudges: this.nudges,
       interrupts: this.interrupts,
       prompts: this.prompts,
+      diagnostics: [...this.diagnostics.values()],
     };
   }
 
@@ -115,8 +149,13 @@ export class TranscriptBuilder {
     if (row.isApiErrorMessage === true) group.synthetic = true;
 
     const harness = group.synthetic || row.isApiErrorMessage === true;
+    let hasText = false;
+    let hasToolUse = false;
     for (const block of content) {
       if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
+      if (block.type === 'text') hasText = true;
+      else if (block.type === 'tool_use') hasToolUse = true;
+      else this.countBlockType(row.version, block.type);
       const blockType = safeBlockType(block.type);
       if (!group.blockTypes.includes(blockType)) group.blockTypes.push(blockType);
       group.lastBlockType = blockType;
@@ -133,6 +172,11 @@ export class TranscriptBuilder {
       } else if (block.type === 'thinking') {
         if (typeof block.signature === 'string' && block.signature.length > 0) group.signedThinking = true;
       }
+    }
+    if (hasText || hasToolUse) {
+      const d = this.diagnosticsFor(row.version);
+      if (hasText) d.textRows++;
+      if (hasToolUse) d.toolUseRows++;
     }
     return 'ok';
   }
@@ -157,6 +201,7 @@ export class TranscriptBuilder {
     if (row.toolUseResult === USER_REJECTED) this.interrupts.push(line);
     for (const block of content) {
       if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
+      this.countBlockType(row.version, block.type);
       if (block.type === 'tool_result') {
         const isError = block.is_error;
         if (typeof block.tool_use_id !== 'string') return 'invalid_structure';

@@ -63,6 +63,16 @@ export interface ToolResultFact {
   internalError: boolean;
 }
 
+/** Per Claude Code version, what the file's rows look like: for persistence-gap and new-format diagnostics. */
+export interface VersionDiagnostics {
+  version: string | null;
+  textRows: number;
+  toolUseRows: number;
+  /** Row types and content block types the scanner does not know (names pattern-checked), with counts. */
+  unknownRowTypes: Record<string, number>;
+  unknownBlockTypes: Record<string, number>;
+}
+
 export interface TranscriptFile {
   /** Messages in order of their first row. */
   messages: AssistantMessage[];
@@ -83,4 +93,5 @@ export interface TranscriptFile {
   interrupts: number[];
   /** Lines of typed user prompts (string content, not harness-written): they end runs of calls. */
   prompts: number[];
+  diagnostics: VersionDiagnostics[];
 }

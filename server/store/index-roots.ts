@@ -218,6 +218,7 @@ function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSumm
 function dropFileRows(st: IndexStatements, fileId: number): void {
   st.deleteMessagesOfFile.run(fileId);
   st.deleteFindingsOfFile.run(fileId);
+  st.deleteDiagnosticsOfFile.run(fileId);
 }
 
 function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: string) {
@@ -258,8 +259,7 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
       ...base, status: analysis.status, error_code: failed ? analysis.failure.code : null, error_line: failed ? analysis.failure.line : null,
       first_row_at: null, last_row_at: null, session_hash: null, sidechain: 0, assistant_messages: 0, findings: 0,
     })!.id;
-    st.deleteMessagesOfFile.run(fileId);
-    st.deleteFindingsOfFile.run(fileId);
+    dropFileRows(st, fileId);
   } else {
     const facts = analysis.facts!;
     const messages = analysis.messages!;
@@ -267,8 +267,10 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
       ...base, status: 'ok', error_code: null, error_line: null, first_row_at: facts.firstTimestamp, last_row_at: facts.lastTimestamp,
       session_hash: facts.sessionHash, sidechain: facts.sidechain ? 1 : 0, assistant_messages: messages.hash.length, findings: analysis.findings.length,
     })!.id;
-    st.deleteMessagesOfFile.run(fileId);
-    st.deleteFindingsOfFile.run(fileId);
+    dropFileRows(st, fileId);
+    for (const d of analysis.diagnostics ?? []) {
+      st.insertDiagnostics.run(fileId, d.version ?? '', d.textRows, d.toolUseRows, JSON.stringify(d.unknownRowTypes), JSON.stringify(d.unknownBlockTypes));
+    }
     const cells = new Map<string, number>();
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
     for (let i = 0; i < messages.hash.length; i++) st.insertMessage.run(fileId, messages.hash[i]!, cellIds[messages.cell[i]!]!, messages.toolUse[i]!);

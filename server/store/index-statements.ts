@@ -50,6 +50,10 @@ export function prepareIndexStatements(db: Db) {
     deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),
     deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),
     deleteFile: db.prepare<[number]>('DELETE FROM files WHERE id = ?'),
+    deleteDiagnosticsOfFile: db.prepare<[number]>('DELETE FROM file_diagnostics WHERE file_id = ?'),
+    insertDiagnostics: db.prepare<[number, string, number, number, string, string]>(
+      'INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
     cellId: db.prepare<[string, string, string, number], { id: number }>(
       'SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?',
     ),

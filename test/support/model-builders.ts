@@ -2,7 +2,7 @@ import type { AssistantMessage, ToolResultFact, TranscriptFile } from '../../ser
 
 /** A transcript model with neutral defaults, for rule-level detector tests. */
 export function transcriptOf(messages: AssistantMessage[], toolResults: ToolResultFact[] = []): TranscriptFile {
-  return { messages, toolResults, lineCount: 100, endsWithNewline: true, firstTimestamp: null, lastTimestamp: null, sessionId: null, sidechain: false, nudges: [], interrupts: [], prompts: [] };
+  return { messages, toolResults, lineCount: 100, endsWithNewline: true, firstTimestamp: null, lastTimestamp: null, sessionId: null, sidechain: false, nudges: [], interrupts: [], prompts: [], diagnostics: [] };
 }
 
 export function messageOf(over: Partial<AssistantMessage>): AssistantMessage {

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  CompareResponse, FilesResponse, FilterQuery, RedactionQuery, RegressionsResponse, FindingsResponse, HealthResponse, RatesResponse, Root, RootsResponse, ScanState,
+  CompareResponse, DiagnosticsResponse, FilesResponse, FilterQuery, RedactionQuery, RegressionsResponse, FindingsResponse, HealthResponse, RatesResponse, Root, RootsResponse, ScanState,
   SummaryResponse, TimelineResponse, VersionModelResponse,
 } from '../../../shared/api-schemas';
 import { toQueryString } from '../lib/url-filters';
@@ -46,6 +46,8 @@ export const useCompare = (a: string, b: string, f: FilterQuery) =>
 /** The evidence report's exact text, as it would be shared. */
 export const useEvidenceText = (f: FilterQuery, redaction: RedactionQuery, format: 'md' | 'json') =>
   useQuery({ queryKey: ['export', f, redaction, format], queryFn: () => api.text(`/api/export${toQueryString({ ...f, ...redaction, format })}`) });
+
+export const useDiagnostics = () => useQuery({ queryKey: ['diagnostics'], queryFn: () => api.get<DiagnosticsResponse>('/api/diagnostics') });
 
 export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: () => api.get<FilesResponse>('/api/files') });
 

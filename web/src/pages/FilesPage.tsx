@@ -1,4 +1,4 @@
-import { useFileProblems } from '../api/queries';
+import { useDiagnostics, useFileProblems } from '../api/queries';
 import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
 import { formatBytes, formatTimestamp } from '../lib/format';
 
@@ -12,6 +12,7 @@ const ERROR_HELP: Record<string, string> = {
 
 export function FilesPage() {
   const files = useFileProblems();
+  const diagnostics = useDiagnostics();
   return (
     <div className="page">
       <h1>Files</h1>
@@ -58,6 +59,44 @@ export function FilesPage() {
           </div>
         </Section>
       )}
+      <Section title="Per version: what the transcripts hold">
+        <p className="muted small">
+          Assistant rows with text against rows with a tool_use. Some versions stop writing text rows to transcripts; where this
+          ratio collapses, leaked tool calls (which live in text) are undercounted. Row and block types the scanner does not know
+          are counted here, never a failure.
+        </p>
+        <ErrorBanner error={diagnostics.error} />
+        {!diagnostics.data ? (
+          <Skeleton height={120} />
+        ) : (
+          <div className="table-scroll">
+            <table className="table" data-testid="diagnostics-table">
+              <thead>
+                <tr>
+                  <th>version</th>
+                  <th className="num">text rows</th>
+                  <th className="num">tool_use rows</th>
+                  <th className="num">text per tool_use</th>
+                  <th>unknown row types</th>
+                  <th>unknown block types</th>
+                </tr>
+              </thead>
+              <tbody>
+                {diagnostics.data.versions.map((v) => (
+                  <tr key={v.version ?? 'unknown'}>
+                    <td>{v.version ?? 'unknown'}</td>
+                    <td className="num">{v.text_rows}</td>
+                    <td className="num">{v.tool_use_rows}</td>
+                    <td className="num">{v.text_rows_per_tool_use_row === null ? '–' : v.text_rows_per_tool_use_row.toFixed(2)}</td>
+                    <td>{v.unknown_row_types.map((t) => `${t.type} (${t.count})`).join(', ') || '–'}</td>
+                    <td>{v.unknown_block_types.map((t) => `${t.type} (${t.count})`).join(', ') || '–'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
     </div>
   );
 }

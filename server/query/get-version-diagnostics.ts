@@ -1,0 +1,47 @@
+import type { VersionDiagnostic } from '../../shared/api-schemas';
+import { compareVersions } from '../../shared/version-order';
+import type { Db } from '../store/database';
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+function prepare(db: Db) {
+  return db.prepare<{ roots: string | null }, { version: string; text_rows: number; tool_use_rows: number; unknown_row_types: string; unknown_block_types: string }>(`
+    SELECT d.version, d.text_rows, d.tool_use_rows, d.unknown_row_types, d.unknown_block_types
+    FROM file_diagnostics d JOIN files f ON f.id = d.file_id
+    WHERE @roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots))`);
+}
+
+function merge(into: Map<string, number>, json: string): void {
+  for (const [k, v] of Object.entries(JSON.parse(json) as Record<string, number>)) into.set(k, (into.get(k) ?? 0) + v);
+}
+
+const sorted = (m: Map<string, number>) => [...m].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || a.type.localeCompare(b.type));
+
+/**
+ * Per Claude Code version: assistant rows with text and with a tool_use, their ratio, and the
+ * row and block types no detector knows. A version whose text rows collapse against its
+ * tool_use rows stopped writing text to transcripts, and leak detection undercounts there.
+ */
+export function getVersionDiagnostics(db: Db, rootIds?: number[]): VersionDiagnostic[] {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  const byVersion = new Map<string, { text: number; tool: number; rows: Map<string, number>; blocks: Map<string, number> }>();
+  for (const r of st.all({ roots: rootIds?.length ? JSON.stringify(rootIds) : null })) {
+    let v = byVersion.get(r.version);
+    if (!v) byVersion.set(r.version, (v = { text: 0, tool: 0, rows: new Map(), blocks: new Map() }));
+    v.text += r.text_rows;
+    v.tool += r.tool_use_rows;
+    merge(v.rows, r.unknown_row_types);
+    merge(v.blocks, r.unknown_block_types);
+  }
+  return [...byVersion]
+    .map(([version, v]) => ({
+      version: version || null,
+      text_rows: v.text,
+      tool_use_rows: v.tool,
+      text_rows_per_tool_use_row: v.tool > 0 ? v.text / v.tool : null,
+      unknown_row_types: sorted(v.rows),
+      unknown_block_types: sorted(v.blocks),
+    }))
+    .sort((a, b) => compareVersions(a.version ?? '', b.version ?? ''));
+}

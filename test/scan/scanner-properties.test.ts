@@ -1,0 +1,93 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
+import { analyseFile } from '../../server/detect/analyse-file';
+import { hasDuplicateKey } from '../../server/scan/duplicate-keys';
+import { fixturesRoot } from '../support/detector-fixtures';
+
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-prop-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const seeds = [
+  'detectors/missing_tool_use_block/positive-interleaved.jsonl',
+  'detectors/text_leaked_tool_call/positive-caught-by-nudge.jsonl',
+  'detectors/repeated_empty_tool_call/positive-run-of-four.jsonl',
+  'detectors/orphan_tool_use/negative-interrupted-by-user.jsonl',
+].map((f) => readFileSync(join(fixturesRoot, f)));
+
+/** Byte-level mutations a damaged or half-written transcript could show. */
+const mutation = fc.oneof(
+  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 12 }) }),
+  fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('duplicateLine' as const), at: fc.nat() }),
+  fc.record({ kind: fc.constant('swapLines' as const), a: fc.nat(), b: fc.nat() }),
+);
+
+type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
+
+function apply(buf: Buffer, m: Mutation): Buffer {
+  const at = 'at' in m ? (buf.length === 0 ? 0 : m.at % buf.length) : 0;
+  switch (m.kind) {
+    case 'flip': return Buffer.concat([buf.subarray(0, at), Buffer.from([m.byte]), buf.subarray(at + 1)]);
+    case 'delete': return Buffer.concat([buf.subarray(0, at), buf.subarray(at + m.length)]);
+    case 'insert': return Buffer.concat([buf.subarray(0, at), Buffer.from(m.bytes), buf.subarray(at)]);
+    case 'truncate': return buf.subarray(0, at);
+    case 'duplicateLine': {
+      const lines = buf.toString('latin1').split('\n');
+      lines.splice(m.at % lines.length, 0, lines[m.at % lines.length]!);
+      return Buffer.from(lines.join('\n'), 'latin1');
+    }
+    case 'swapLines': {
+      const lines = buf.toString('latin1').split('\n');
+      [lines[m.a % lines.length], lines[m.b % lines.length]] = [lines[m.b % lines.length]!, lines[m.a % lines.length]!];
+      return Buffer.from(lines.join('\n'), 'latin1');
+    }
+  }
+}
+
+describe('property: damaged transcripts never crash the scanner', () => {
+  it('every mutated file ends ok (with findings or none), failed with a known code and a line, or in progress', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: seeds.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), fc.boolean(), (seed, mutations, forIndex) => {
+        const bytes = mutations.reduce<Buffer>((b, m) => apply(b, m), seeds[seed]!);
+        const path = join(tmp, `m${n++}.jsonl`);
+        writeFileSync(path, bytes);
+        const a = analyseFile(path, { forIndex });
+        if (a.status === 'failed') {
+          expect(SCAN_ERROR_CODES).toContain(a.failure.code);
+          if (a.failure.code !== 'unreadable') expect(a.failure.line).toBeGreaterThan(0);
+        } else if (a.status === 'in_progress') {
+          expect(forIndex).toBe(true);
+          expect(bytes.at(-1)).not.toBe(0x0a);
+        } else {
+          for (const f of a.findings) expect(f.evidenceSha256).toMatch(/^[0-9a-f]{64}$/);
+        }
+        rmSync(path);
+      }),
+      { numRuns: 300, seed: 20261202 },
+    );
+  });
+});
+
+describe('property: duplicate keys', () => {
+  it('JSON that JSON.stringify wrote never has a duplicate key', () => {
+    fc.assert(fc.property(fc.jsonValue(), (v) => !hasDuplicateKey(JSON.stringify(v), JSON.parse(JSON.stringify(v)))), { numRuns: 500, seed: 7 });
+  });
+  it('repeating any key of any object is always caught', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1 }), fc.nat(), (obj, i) => {
+        const keys = Object.keys(obj);
+        const key = keys[i % keys.length]!;
+        const text = JSON.stringify(obj).replace(/}$/, `,${JSON.stringify(key)}:0}`);
+        return hasDuplicateKey(text, JSON.parse(text));
+      }),
+      { numRuns: 500, seed: 11 },
+    );
+  });
+});
