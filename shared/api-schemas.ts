@@ -113,6 +113,8 @@ export const SummaryResponse = Type.Object({
   codes: Type.Array(CodeRate),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
+  /** Files by the format detected: transcript, stream-json, sse. */
+  files_by_format: Type.Record(Type.String(), Type.Integer()),
 });
 export type SummaryResponse = Static<typeof SummaryResponse>;
 

@@ -14,6 +14,10 @@ export const FINDING_CODES = [
   'tool_result_internal_error',
   'api_tool_pairing_error',
   'repeated_empty_tool_call',
+  'zero_delta_tool_use',
+  'tool_use_stop_without_block',
+  'unparseable_tool_input',
+  'input_mismatch',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
@@ -36,10 +40,16 @@ export const FINDING_DEFINITIONS: Record<FindingCode, string> = {
   api_tool_pairing_error: 'A synthetic API-error row reporting a 400 about tool_use/tool_result pairing or tool input shape; kind: which one.',
   repeated_empty_tool_call:
     'The same tool called with {} three or more times in a row, each answered by an error. One finding per run; run_length: how many calls.',
+  zero_delta_tool_use:
+    'Stream capture: a tool_use block that received no input_json_delta before its content_block_stop; stop: the message stop reason (max_tokens: truncated; tool_use: the call came with no arguments).',
+  tool_use_stop_without_block: 'Stream capture: message_delta says stop_reason tool_use, but no tool_use block was started in the message.',
+  unparseable_tool_input: 'Stream capture: the concatenated input_json_delta text of a tool_use block does not parse as JSON.',
+  input_mismatch:
+    "Stream capture: the assembled assistant event's tool input differs from the parse of the concatenated deltas (a client's partial-JSON handling dropped data).",
 };
 
 /** Bumped whenever a detector's rule changes, so reports say which definitions produced them. */
-export const DETECTOR_DEFINITIONS_VERSION = 2;
+export const DETECTOR_DEFINITIONS_VERSION = 3;
 
 export function isFindingCode(value: string): value is FindingCode {
   return (FINDING_CODES as readonly string[]).includes(value);

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FindingCode } from '../../shared/finding-codes';
 import { digestLines } from '../scan/evidence-digest';
 import { scanFile, type ScanFailure } from '../scan/scan-file';
+import { detectFormat, scanCapture, type FileFormat } from '../scan/scan-capture';
+import type { CaptureFile } from '../scan/capture-model';
+import { CAPTURE_DETECTORS } from './capture/registry';
 import type { AssistantMessage, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
 import type { DetectedFinding } from './detector';
 import { DETECTORS } from './registry';
@@ -59,6 +62,8 @@ export interface FileFacts {
 export type FileAnalysis =
   | {
       status: 'ok';
+      /** Transcript, or a stream capture (stream-json NDJSON or raw SSE). */
+      format: FileFormat;
       bytes: number;
       lineCount: number;
       endsWithNewline: boolean;
@@ -123,8 +128,55 @@ function messageTable(messages: readonly AssistantMessage[]): MessageTable {
   return table;
 }
 
+/** A stream capture: replay its events, run the capture detectors, digest each finding's lines. */
+function analyseCapture(path: string, format: 'stream-json' | 'sse', options: AnalyseOptions): FileAnalysis {
+  const scan = scanCapture(path, format, { unfinishedLastLineMeansInProgress: options.forIndex === true });
+  if (scan.status !== 'ok') return scan;
+  const { capture, lineStarts } = scan;
+  const blockTypes = (m: CaptureFile['messages'][number]) => [...new Set(m.blocks.map((b) => b.type))];
+  let findings: FindingRecord[];
+  try {
+    findings = CAPTURE_DETECTORS.flatMap((d) => d.detect(capture))
+      .map((f) => ({ ...f, sourceLines: [...new Set(f.sourceLines)].sort((a, b) => a - b) }))
+      .sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code))
+      .map((f) => ({
+        code: f.code,
+        lines: [f.sourceLines[0]!, f.sourceLines[f.sourceLines.length - 1]!] as [number, number],
+        sourceLines: f.sourceLines,
+        evidenceSha256: digestLines(path, lineStarts, f.sourceLines),
+        model: f.message.model,
+        blockTypes: blockTypes(f.message),
+        signedThinking: false,
+        day: null,
+        version: capture.version,
+        sidechain: false,
+        messageHash: hashMessageId(f.message.messageId),
+        details: f.details ?? {},
+      }));
+  } catch {
+    return { status: 'failed', bytes: scan.bytes, failure: { code: 'unreadable', line: null } };
+  }
+  const analysis: FileAnalysis = {
+    status: 'ok', format, bytes: scan.bytes, lineCount: lineStarts.count, endsWithNewline: true, assistantMessages: capture.messages.length, findings,
+  };
+  if (options.forIndex) {
+    const cells = [...new Set(capture.messages.map((m) => m.model))].map((model) => ({ day: null, version: capture.version, model, sidechain: false }));
+    analysis.messages = {
+      cells,
+      cell: Uint32Array.from(capture.messages, (m) => cells.findIndex((c) => c.model === m.model)),
+      hash: BigInt64Array.from(capture.messages, (m) => hashMessageId(m.messageId)),
+      toolUse: Uint8Array.from(capture.messages, (m) => (m.stopReason === 'tool_use' ? 1 : 0)),
+    };
+    analysis.facts = { firstTimestamp: null, lastTimestamp: null, sessionHash: null, sidechain: false };
+    analysis.diagnostics = [];
+  }
+  return analysis;
+}
+
 /** Scan one file, run every detector on it and digest each finding's source lines. */
 export function analyseFile(path: string, options: AnalyseOptions = {}): FileAnalysis {
+  const format = detectFormat(path);
+  if (format !== 'transcript') return analyseCapture(path, format, options);
   const scan = scanFile(path, { unfinishedLastLineMeansInProgress: options.forIndex === true });
   if (scan.status !== 'ok') return scan;
   const { transcript, lineStarts } = scan;
@@ -150,6 +202,7 @@ export function analyseFile(path: string, options: AnalyseOptions = {}): FileAna
   }
   const analysis: FileAnalysis = {
     status: 'ok',
+    format: 'transcript',
     bytes: scan.bytes,
     lineCount: transcript.lineCount,
     endsWithNewline: transcript.endsWithNewline,

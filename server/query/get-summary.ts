@@ -5,6 +5,10 @@ import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from
 
 function prepare(db: Db) {
   return {
+    formats: db.prepare<{ roots: string | null }, { format: string; n: number }>(`
+      SELECT format, count(*) AS n FROM files
+      WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))
+      GROUP BY format`),
     files: db.prepare<{ roots: string | null }, { status: string; n: number }>(`
       SELECT status, count(*) AS n FROM files
       WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))
@@ -50,5 +54,6 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
     codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, messages, turns)),
     first_day: d.first_day,
     last_day: d.last_day,
+    files_by_format: Object.fromEntries(st.formats.all({ roots: params.roots }).map((r) => [r.format, r.n])),
   };
 }

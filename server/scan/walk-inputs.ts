@@ -22,8 +22,12 @@ export interface WalkResult {
 /** Raised for an input the user named that cannot be used at all. Its message names no path. */
 export class InputError extends Error {}
 
+/** Transcripts (`.jsonl`) and stream captures (`.jsonl` stream-json, `.ndjson`, raw `.sse` logs). */
+export const SCANNED_EXTENSIONS = ['.jsonl', '.ndjson', '.sse'] as const;
+const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
+
 /**
- * Lists the `*.jsonl` files under a directory, recursively, in a stable order. Symbolic
+ * Lists the transcript and capture files under a directory, recursively, in a stable order. Symbolic
  * links, to files or folders, are counted and never followed; folders that cannot be read
  * are reported, never skipped in silence.
  */
@@ -41,7 +45,7 @@ export function walkDirectory(dir: string, prefix: string, out: WalkResult): voi
     const name = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isSymbolicLink()) out.symlinksSkipped++;
     else if (entry.isDirectory()) walkDirectory(path, name, out);
-    else if (entry.isFile() && entry.name.endsWith('.jsonl')) out.files.push({ path, name });
+    else if (entry.isFile() && scanned(entry.name)) out.files.push({ path, name });
   }
 }
 

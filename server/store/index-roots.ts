@@ -30,6 +30,8 @@ export interface IndexSummary {
   findingsRemoved: number;
   symlinksSkipped: number;
   durationMs: number;
+  /** Files read in this run, by the format detected. */
+  formats: Record<string, number>;
 }
 
 export interface IndexOptions {
@@ -68,7 +70,7 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
   const scanId = st.startScan.get(roots.length === 1 ? roots[0]!.id : null, new Date(started).toISOString())!.id;
   const summary: IndexSummary = {
     scanId, roots: roots.length, filesSeen: 0, filesUnchanged: 0, filesChanged: 0, filesRemoved: 0, filesFailed: 0,
-    filesInProgress: 0, bytesRead: 0, findingsAdded: 0, findingsRemoved: 0, symlinksSkipped: 0, durationMs: 0,
+    filesInProgress: 0, bytesRead: 0, findingsAdded: 0, findingsRemoved: 0, symlinksSkipped: 0, durationMs: 0, formats: {},
   };
   const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };
   const report = () => options.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
@@ -225,6 +227,7 @@ function failedRow(rootId: number, relPath: string, size: number, mtimeMs: numbe
   return {
     root_id: rootId, rel_path: relPath, size, mtime_ms: mtimeMs, fingerprint, status: 'failed', error_code: code, error_line: line,
     first_row_at: null, last_row_at: null, session_hash: null, sidechain: 0, assistant_messages: 0, findings: 0, indexed_at: now,
+    format: 'transcript',
   };
 }
 
@@ -248,7 +251,9 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
   summary.filesChanged++;
   summary.bytesRead += analysis.bytes;
   summary.findingsRemoved += job.previousFindings;
-  const base = { root_id: job.root.id, rel_path: job.relPath, size: job.size, mtime_ms: job.mtimeMs, fingerprint: job.fingerprint, indexed_at: now };
+  const format = analysis.status === 'ok' ? analysis.format : 'transcript';
+  summary.formats[format] = (summary.formats[format] ?? 0) + 1;
+  const base = { root_id: job.root.id, rel_path: job.relPath, size: job.size, mtime_ms: job.mtimeMs, fingerprint: job.fingerprint, indexed_at: now, format };
   let fileId: number;
   if (analysis.status !== 'ok') {
     // Failed and in-progress files keep no messages and no findings: they are never counted as clean.

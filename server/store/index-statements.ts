@@ -34,18 +34,19 @@ export function prepareIndexStatements(db: Db) {
       {
         root_id: number; rel_path: string; size: number; mtime_ms: number; fingerprint: string; status: string;
         error_code: string | null; error_line: number | null; first_row_at: string | null; last_row_at: string | null;
-        session_hash: string | null; sidechain: number; assistant_messages: number; findings: number; indexed_at: string;
+        session_hash: string | null; sidechain: number; assistant_messages: number; findings: number; indexed_at: string; format: string;
       },
       { id: number }
     >(`INSERT INTO files (root_id, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_at,
-                          last_row_at, session_hash, sidechain, assistant_messages, findings, indexed_at)
+                          last_row_at, session_hash, sidechain, assistant_messages, findings, indexed_at, format)
        VALUES (@root_id, @rel_path, @size, @mtime_ms, @fingerprint, @status, @error_code, @error_line, @first_row_at,
-               @last_row_at, @session_hash, @sidechain, @assistant_messages, @findings, @indexed_at)
+               @last_row_at, @session_hash, @sidechain, @assistant_messages, @findings, @indexed_at, @format)
        ON CONFLICT (root_id, rel_path) DO UPDATE SET
          size = excluded.size, mtime_ms = excluded.mtime_ms, fingerprint = excluded.fingerprint, status = excluded.status,
          error_code = excluded.error_code, error_line = excluded.error_line, first_row_at = excluded.first_row_at,
          last_row_at = excluded.last_row_at, session_hash = excluded.session_hash, sidechain = excluded.sidechain,
-         assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_at = excluded.indexed_at
+         assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_at = excluded.indexed_at,
+         format = excluded.format
        RETURNING id`),
     deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),
     deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),

@@ -10,7 +10,7 @@ function jsonlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return jsonlFiles(path);
-    return name.endsWith('.jsonl') ? [path] : [];
+    return name.endsWith('.jsonl') || name.endsWith('.sse') || name.endsWith('.ndjson') ? [path] : [];
   });
 }
 

@@ -1,0 +1,13 @@
+import type { CaptureDetector, CaptureFinding } from './capture-detector';
+
+/** The concatenated input_json_delta text of a tool_use block does not parse as JSON (never repaired). */
+export const unparseableToolInput: CaptureDetector = {
+  code: 'unparseable_tool_input',
+  detect(file) {
+    const out: CaptureFinding[] = [];
+    for (const m of file.messages) {
+      for (const b of m.blocks) if (b.unparseable && b.stopLine !== null) out.push({ code: 'unparseable_tool_input', message: m, sourceLines: [b.startLine, b.stopLine] });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,107 @@
+import { safeBlockType, safeModelId, safeVersion } from '../../shared/metadata-patterns';
+import type { CaptureBlock, CaptureFile, CaptureMessage } from './capture-model';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Replays Messages API stream events (from either capture format) into messages and blocks. */
+export class CaptureBuilder {
+  private readonly messages: CaptureMessage[] = [];
+  private readonly assembled: CaptureFile['assembled'] = [];
+  private current: CaptureMessage | null = null;
+  private readonly open = new Map<number, { block: CaptureBlock; json: string }>();
+  private version: string | null = null;
+
+  constructor(private readonly format: 'stream-json' | 'sse') {}
+
+  /** A stream-json row. */
+  addRow(row: unknown, line: number): 'ok' | 'invalid_structure' {
+    if (!isObject(row)) return 'invalid_structure';
+    if (row.type === 'stream_event') return this.addEvent(row.event, line);
+    if (row.type === 'system' && row.subtype === 'init') this.version ??= safeVersion(row.claude_code_version);
+    if (row.type === 'assistant') {
+      const message = row.message;
+      if (!isObject(message) || !Array.isArray(message.content)) return 'invalid_structure';
+      for (const block of message.content) {
+        if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
+        if (block.type === 'tool_use' && typeof block.id === 'string') this.assembled.push({ toolUseId: block.id, input: block.input, line });
+      }
+    }
+    return 'ok';
+  }
+
+  /** One API event (a stream_event's `event`, or an SSE `data:` payload). */
+  addEvent(event: unknown, line: number): 'ok' | 'invalid_structure' {
+    if (!isObject(event) || typeof event.type !== 'string') return 'invalid_structure';
+    switch (event.type) {
+      case 'message_start': {
+        const m = event.message;
+        if (!isObject(m) || typeof m.id !== 'string') return 'invalid_structure';
+        this.closeOpenBlocks();
+        this.current = { index: this.messages.length, messageId: m.id, startLine: line, model: safeModelId(m.model), blocks: [], stopReason: null, stopLine: null };
+        this.messages.push(this.current);
+        return 'ok';
+      }
+      case 'content_block_start': {
+        const b = event.content_block;
+        if (!this.current || typeof event.index !== 'number' || !isObject(b) || typeof b.type !== 'string') return 'invalid_structure';
+        const block: CaptureBlock = {
+          index: event.index, type: safeBlockType(b.type), toolUseId: b.type === 'tool_use' && typeof b.id === 'string' ? b.id : null,
+          startLine: line, stopLine: null, inputDeltas: 0, unparseable: false, parsedInput: undefined,
+        };
+        this.current.blocks.push(block);
+        this.open.set(event.index, { block, json: '' });
+        return 'ok';
+      }
+      case 'content_block_delta': {
+        const d = event.delta;
+        if (typeof event.index !== 'number' || !isObject(d)) return 'invalid_structure';
+        const open = this.open.get(event.index);
+        if (!open) return 'invalid_structure';
+        if (d.type === 'input_json_delta') {
+          if (typeof d.partial_json !== 'string') return 'invalid_structure';
+          open.json += d.partial_json;
+          open.block.inputDeltas++;
+        }
+        return 'ok';
+      }
+      case 'content_block_stop': {
+        if (typeof event.index !== 'number') return 'invalid_structure';
+        const open = this.open.get(event.index);
+        if (!open) return 'invalid_structure';
+        this.finish(open, line);
+        this.open.delete(event.index);
+        return 'ok';
+      }
+      case 'message_delta': {
+        const d = event.delta;
+        if (!this.current || !isObject(d)) return 'invalid_structure';
+        if (typeof d.stop_reason === 'string') {
+          this.current.stopReason = d.stop_reason;
+          this.current.stopLine = line;
+        }
+        return 'ok';
+      }
+      default:
+        return 'ok'; // message_stop, ping, error and new event types
+    }
+  }
+
+  private finish(open: { block: CaptureBlock; json: string }, line: number): void {
+    open.block.stopLine = line;
+    if (open.block.type !== 'tool_use' || open.block.inputDeltas === 0) return;
+    try {
+      open.block.parsedInput = JSON.parse(open.json);
+    } catch {
+      open.block.unparseable = true;
+    }
+  }
+
+  private closeOpenBlocks(): void {
+    this.open.clear();
+  }
+
+  build(): CaptureFile {
+    return { format: this.format, version: this.version, messages: this.messages, assembled: this.assembled };
+  }
+}

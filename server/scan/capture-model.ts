@@ -1,0 +1,46 @@
+/**
+ * What the scanner keeps of one stream capture (`--output-format stream-json` NDJSON or a raw
+ * SSE log of the Messages API): per message, its content blocks as they streamed. Tool input
+ * deltas are kept as raw text, concatenated and parsed once at block stop, never repaired.
+ */
+
+export interface CaptureBlock {
+  index: number;
+  type: string;
+  /** tool_use id; kept in memory only. */
+  toolUseId: string | null;
+  startLine: number;
+  stopLine: number | null;
+  /** Number of input_json_delta events received. */
+  inputDeltas: number;
+  /** The concatenated partial_json did not parse (only set when there were deltas). */
+  unparseable: boolean;
+  /** The parse of the concatenated partial_json (tool_use blocks with deltas that parse); in memory only. */
+  parsedInput: unknown;
+}
+
+export interface CaptureMessage {
+  index: number;
+  /** message.id; in memory only. */
+  messageId: string;
+  startLine: number;
+  model: string | null;
+  blocks: CaptureBlock[];
+  stopReason: string | null;
+  /** Line of the message_delta that carried the stop reason. */
+  stopLine: number | null;
+}
+
+export interface AssembledToolUse {
+  toolUseId: string;
+  input: unknown;
+  line: number;
+}
+
+export interface CaptureFile {
+  format: 'stream-json' | 'sse';
+  version: string | null;
+  messages: CaptureMessage[];
+  /** stream-json only: tool_use blocks of the assembled `assistant` events. */
+  assembled: AssembledToolUse[];
+}

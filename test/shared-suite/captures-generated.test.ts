@@ -1,0 +1,47 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runScan } from '../../server/cli/scan-command';
+import { countOf, getRates } from '../../server/query/get-rates';
+import { getSummary } from '../../server/query/get-summary';
+import { openDatabase } from '../../server/store/database';
+import { indexRoots } from '../../server/store/index-roots';
+import { addRoot } from '../../server/store/roots';
+import { requireSharedOrSkip, sharedDir } from '../support/shared-material';
+
+const CODES = ['zero_delta_tool_use', 'tool_use_stop_without_block', 'unparseable_tool_input', 'input_mismatch'];
+
+describe.runIf(requireSharedOrSkip('stream captures from gen-captures.mjs'))('stream captures (../shared/bench/gen-captures.mjs)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tcf-captures-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const r = spawnSync(process.execPath, [join(sharedDir, 'bench/gen-captures.mjs'), '--out', dir, '--runs', '300', '--seed', '9', '--canary', 'CAPTURECANARY', '--quiet']);
+  if (r.status !== 0) throw new Error('gen-captures failed');
+  const truth = JSON.parse(readFileSync(join(dir, 'captures-truth.json'), 'utf8')) as { findings: Array<{ file: string; code: string; lines: number[] }>; totals: { messages: number } };
+  const report = runScan([join(dir, 'captures')]);
+
+  it.each(CODES)('%s: exactly the injected findings, at their lines', (code) => {
+    const want = truth.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.lines.join(',')}`).sort();
+    expect(want.length).toBeGreaterThan(0);
+    expect(report.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.source_lines.join(',')}`).sort()).toEqual(want);
+  });
+
+  it('replays every message, finds nothing else, and prints no payload', () => {
+    expect(report.errors).toEqual([]);
+    expect(report.summary.assistant_messages_checked).toBe(truth.totals.messages);
+    expect(report.findings.every((f) => CODES.includes(f.code))).toBe(true);
+    expect(JSON.stringify(report)).not.toContain('CAPTURECANARY');
+  });
+
+  it('indexes captures by format, with the same counts', async () => {
+    const db = openDatabase(join(dir, 'i.db'));
+    addRoot(db, join(dir, 'captures'));
+    const s = await indexRoots(db, { analyser: 'inline' });
+    expect(s.formats).toEqual({ 'stream-json': 240, sse: 60 });
+    expect(getSummary(db).files_by_format).toEqual({ 'stream-json': 240, sse: 60 });
+    const rows = getRates(db, 'version');
+    for (const code of CODES) expect(countOf(rows, code)).toBe(truth.findings.filter((f) => f.code === code).length);
+    db.close();
+  });
+});
