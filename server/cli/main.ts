@@ -54,26 +54,33 @@ program
     }
   });
 
-program
-  .command('report')
+interface FilterOptions { code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }
+const filtersOf = (o: FilterOptions) => ({
+  codes: o.code, versions: o.version, models: o.model, from: o.from, to: o.to,
+  sidechain: o.sidechain === undefined ? undefined : o.sidechain === 'sidechain',
+});
+
+/** The filters `report` and `export` share. */
+function withFilterOptions(command: Command): Command {
+  return command
+    .option('--code <codes>', 'only these finding codes (comma-separated)', list)
+    .option('--version <versions>', 'only these Claude Code versions', list)
+    .option('--model <models>', 'only these models', list)
+    .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
+    .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
+    .option('--sidechain <which>', 'main | sidechain');
+}
+
+withFilterOptions(program.command('report'))
   .description('Print per-version and per-day counts, denominators and rates from the index.')
   .option('--db <file>', DB_HELP)
   .option('--json', 'print JSON')
-  .option('--code <codes>', 'only these finding codes (comma-separated)', list)
-  .option('--version <versions>', 'only these Claude Code versions', list)
-  .option('--model <models>', 'only these models', list)
-  .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
-  .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
-  .option('--sidechain <which>', 'main | sidechain')
   .action(async (options: { db?: string; json?: boolean; code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }) => {
     const { openDatabase, defaultDbPath } = await loadIndex();
     const { buildReport, formatReport } = await import('./report-command');
     const db = openDatabase(options.db ?? defaultDbPath());
     try {
-      const filters = {
-        codes: options.code, versions: options.version, models: options.model, from: options.from, to: options.to,
-        sidechain: options.sidechain === undefined ? undefined : options.sidechain === 'sidechain',
-      };
+      const filters = filtersOf(options);
       const report = buildReport(db, filters);
       process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatReport(report, filters));
     } finally {
@@ -81,14 +88,7 @@ program
     }
   });
 
-interface FilterOptions { code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }
-const filtersOf = (o: FilterOptions) => ({
-  codes: o.code, versions: o.version, models: o.model, from: o.from, to: o.to,
-  sidechain: o.sidechain === undefined ? undefined : o.sidechain === 'sidechain',
-});
-
-program
-  .command('export')
+withFilterOptions(program.command('export'))
   .description('Print an evidence report for a bug tracker (Markdown or JSON): counts, rates, regression verdicts and findings, redacted.')
   .option('--db <file>', DB_HELP)
   .option('--format <format>', 'md | json', 'md')
@@ -97,12 +97,6 @@ program
   .option('--digests <how>', 'keep | omit', 'keep')
   .option('--models <how>', 'keep | generalize', 'keep')
   .option('--out <file>', 'write to this file instead of stdout')
-  .option('--code <codes>', 'only these finding codes (comma-separated)', list)
-  .option('--version <versions>', 'only these Claude Code versions', list)
-  .option('--model <models>', 'only these models', list)
-  .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
-  .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
-  .option('--sidechain <which>', 'main | sidechain')
   .action(async (options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
     const { openDatabase, defaultDbPath } = await loadIndex();
     const { buildEvidenceReport, redactionOf } = await import('../query/build-evidence-report');

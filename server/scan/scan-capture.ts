@@ -1,9 +1,8 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { CaptureBuilder } from './build-capture';
 import type { CaptureFile } from './capture-model';
-import { hasDuplicateKey } from './duplicate-keys';
-import { LineStarts, readLines } from './read-lines';
-import type { ScanFailure } from './scan-file';
+import type { LineStarts } from './read-lines';
+import { readJsonRows, type ScanFailure } from './read-json-rows';
 
 export type FileFormat = 'transcript' | 'stream-json' | 'sse';
 
@@ -40,67 +39,21 @@ export type CaptureScan =
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   | { status: 'in_progress'; bytes: number; lines: number };
 
-const BLANK = /^[ \t\r]*$/;
 const SSE_FIELD = /^(event|id|retry):/;
 
-/** Reads a capture, fail-closed like transcripts, and replays its events. */
+/** Reads a capture, fail-closed like transcripts (SSE: only `data:` lines carry JSON), and replays its events. */
 export function scanCapture(path: string, format: 'stream-json' | 'sse', options: { unfinishedLastLineMeansInProgress?: boolean } = {}): CaptureScan {
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: 0 };
-  }
   const builder = new CaptureBuilder(format);
-  const lineStarts = new LineStarts();
-  let failure: ScanFailure | null = null;
-  let unfinished = false;
-  try {
-    const outcome = readLines(
-      fd,
-      (text, line, terminated) => {
-        if (text.length === 0 || BLANK.test(text)) return 'continue';
-        let json = text;
-        if (format === 'sse') {
-          if (text.startsWith(':') || SSE_FIELD.test(text)) return 'continue';
-          if (!text.startsWith('data:')) {
-            failure = { code: 'invalid_structure', line };
-            return 'stop';
-          }
-          json = text.slice(5);
+  const rows = readJsonRows(
+    path,
+    format === 'sse'
+      ? {
+          jsonOf: (text) => (text.startsWith(':') || SSE_FIELD.test(text) ? 'skip' : text.startsWith('data:') ? text.slice(5) : 'invalid'),
+          accept: (event, line) => builder.addEvent(event, line),
         }
-        let value: unknown;
-        try {
-          value = JSON.parse(json);
-        } catch {
-          if (!terminated && options.unfinishedLastLineMeansInProgress) unfinished = true;
-          else failure = { code: 'malformed_json', line };
-          return 'stop';
-        }
-        if (hasDuplicateKey(json, value)) {
-          failure = { code: 'duplicate_key', line };
-          return 'stop';
-        }
-        const verdict = format === 'sse' ? builder.addEvent(value, line) : builder.addRow(value, line);
-        if (verdict !== 'ok') {
-          failure = { code: 'invalid_structure', line };
-          return 'stop';
-        }
-        return 'continue';
-      },
-      lineStarts,
-    );
-    if (outcome.invalidUtf8Line !== null) {
-      const cut = !outcome.endsWithNewline && outcome.invalidUtf8Line === outcome.lines;
-      if (cut && options.unfinishedLastLineMeansInProgress) unfinished = true;
-      else failure = { code: 'invalid_utf8', line: outcome.invalidUtf8Line };
-    }
-    if (unfinished) return { status: 'in_progress', bytes: outcome.bytes, lines: outcome.lines };
-    if (failure !== null) return { status: 'failed', failure, bytes: outcome.bytes };
-    return { status: 'ok', capture: builder.build(), lineStarts, bytes: outcome.bytes };
-  } catch {
-    return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: 0 };
-  } finally {
-    closeSync(fd);
-  }
+      : { jsonOf: (text) => text, accept: (row, line) => builder.addRow(row, line) },
+    options,
+  );
+  if (rows.status !== 'ok') return rows;
+  return { status: 'ok', capture: builder.build(), lineStarts: rows.lineStarts, bytes: rows.bytes };
 }

@@ -40,8 +40,6 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
     // Start every thread at once, so neither core waits for a late one.
     minThreads: Math.max(1, threads),
     maxThreads: Math.max(1, threads),
-    // Parsing allocates many short-lived strings; a roomier young generation means fewer scavenges.
-    resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.TCF_YOUNG_MB ?? 64) },
   });
   return {
     analyse: (paths) => pool.run(paths),

@@ -44,6 +44,7 @@ function FindingDetail({ finding, onClose }: { finding: Finding; onClose: () => 
     ['signed thinking', finding.signed_thinking ? 'yes' : 'no'],
     ['thread', finding.sidechain ? 'subagent' : 'main'],
     ['counted in rates', finding.counted ? 'yes' : 'no: a copy of a message counted in another file'],
+    ...Object.entries(finding.details).map(([k, v]): [string, string] => [k.replaceAll('_', ' '), String(v)]),
     ['evidence SHA-256', finding.evidence_sha256],
   ];
   return (

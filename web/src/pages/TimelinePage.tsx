@@ -1,12 +1,13 @@
 import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useModels, useRegressions, useTimeline } from '../api/queries';
+import { RateTable } from '../components/RateTable';
 import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { FilterBar } from '../components/FilterBar';
 import { TimelineChart } from '../components/TimelineChart';
 import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
 import { timelineSeries } from '../lib/chart-data';
-import { codeLabel, formatCount, formatRateWithInterval } from '../lib/format';
+import { codeLabel } from '../lib/format';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
 
 export function TimelinePage() {
@@ -63,32 +64,7 @@ export function TimelinePage() {
             {regressions.data ? <RegressionVerdicts verdicts={regressions.data.verdicts} dimension="day" method={regressions.data.method} /> : <Skeleton height={80} />}
           </Section>
           <Section title="Figures">
-            <div className="table-scroll">
-              <table className="table" data-testid="timeline-table">
-                <thead>
-                  <tr>
-                    <th>{bucket}</th>
-                    <th className="num">messages</th>
-                    <th className="num">tool-use turns</th>
-                    {codes.map((c) => (
-                      <th key={c} className="num">{codeLabel(c)}</th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {timeline.data.rows.map((r) => (
-                    <tr key={r.key ?? 'unknown'}>
-                      <td>{r.key ?? 'unknown'}</td>
-                      <td className="num">{formatCount(r.assistant_messages)}</td>
-                      <td className="num">{formatCount(r.tool_use_turns)}</td>
-                      {r.codes.map((c) => (
-                        <td key={c.code} className="num">{c.count} · {formatRateWithInterval(c.per_1000_tool_use_turns)}</td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RateTable rows={timeline.data.rows} keyName={bucket} testId="timeline-table" />
           </Section>
         </>
       )}

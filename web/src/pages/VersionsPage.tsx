@@ -3,44 +3,13 @@ import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useModels, useRegressions, useVersionModels, useVersions } from '../api/queries';
 import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { FilterBar } from '../components/FilterBar';
+import { RateTable } from '../components/RateTable';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
 import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
 import { whiskerSeries } from '../lib/chart-data';
 import { codeColor } from '../lib/colors';
-import { codeLabel, formatCount, formatRate, formatRateWithInterval } from '../lib/format';
+import { codeLabel, formatCount, formatRate } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
-import type { RateRow } from '../../../shared/api-schemas';
-
-function RateTable({ rows, keyName, testId }: { rows: RateRow[]; keyName: string; testId: string }) {
-  return (
-    <div className="table-scroll">
-      <table className="table" data-testid={testId}>
-        <thead>
-          <tr>
-            <th>{keyName}</th>
-            <th className="num">messages</th>
-            <th className="num">tool-use turns</th>
-            {(rows[0]?.codes ?? []).map((c) => (
-              <th key={c.code} className="num">{codeLabel(c.code)}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key ?? 'unknown'}>
-              <td>{r.key ?? 'unknown'}</td>
-              <td className="num">{formatCount(r.assistant_messages)}</td>
-              <td className="num">{formatCount(r.tool_use_turns)}</td>
-              {r.codes.map((c) => (
-                <td key={c.code} className="num">{c.count} · {formatRateWithInterval(c.per_1000_tool_use_turns)}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 export function VersionsPage() {
   const [search, setSearch] = useSearchParams();
