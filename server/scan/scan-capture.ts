@@ -13,22 +13,35 @@ export type FileFormat = 'transcript' | 'stream-json' | 'sse';
  */
 export function detectFormat(path: string): FileFormat {
   if (path.endsWith('.sse')) return 'sse';
+  const fallback: FileFormat = path.endsWith('.ndjson') ? 'stream-json' : 'transcript';
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
-    return 'transcript'; // the transcript reader reports it as unreadable
+    return fallback; // the reader reports it as unreadable
   }
   try {
-    const buf = Buffer.alloc(64 * 1024);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const first = buf.subarray(0, n).toString('utf8').split('\n').find((l) => l.trim() !== '');
-    if (!first) return 'transcript';
-    const row = JSON.parse(first) as { type?: unknown; subtype?: unknown };
-    if (row.type === 'stream_event' || row.type === 'result' || (row.type === 'system' && row.subtype === 'init')) return 'stream-json';
-    return path.endsWith('.ndjson') ? 'stream-json' : 'transcript';
-  } catch {
-    return path.endsWith('.ndjson') ? 'stream-json' : 'transcript';
+    // A small peek: this runs on every file, and the first row's type is near its start.
+    const buf = Buffer.alloc(4096);
+    let text: string;
+    try {
+      text = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
+    } catch {
+      return fallback; // not readable as a file: the reader reports it
+    }
+    const first = text.split('\n').find((l) => l.trim() !== '');
+    if (first === undefined) return fallback;
+    let type: unknown;
+    let subtype: unknown;
+    try {
+      ({ type, subtype } = JSON.parse(first) as { type?: unknown; subtype?: unknown });
+    } catch {
+      // A first row longer than the peek: stream-json rows put their type first.
+      const m = /^\s*\{\s*"type"\s*:\s*"([a-z_]+)"\s*(?:,\s*"subtype"\s*:\s*"([a-z_]+)")?/.exec(first);
+      [type, subtype] = [m?.[1], m?.[2]];
+    }
+    if (type === 'stream_event' || type === 'result' || (type === 'system' && subtype === 'init')) return 'stream-json';
+    return fallback;
   } finally {
     closeSync(fd);
   }

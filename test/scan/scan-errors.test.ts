@@ -47,3 +47,21 @@ describe('fail closed: every error code has a fixture with a located failure', (
     expect(analyseFile(path)).toMatchObject({ status: 'failed', failure: { code: 'invalid_structure', line: 1 } });
   });
 });
+
+describe('format detection', () => {
+  it('tells stream-json captures from transcripts by their first row, and raw SSE by name', async () => {
+    const { detectFormat } = await import('../../server/scan/scan-capture');
+    const dir = mkdtempSync(join(tmpdir(), 'tcf-format-'));
+    try {
+      const write = (name: string, body: string) => (writeFileSync(join(dir, name), body), join(dir, name));
+      expect(detectFormat(write('a.jsonl', '{"type":"system","subtype":"init","session_id":"s"}\n'))).toBe('stream-json');
+      expect(detectFormat(write('b.jsonl', `{"type":"stream_event","event":{"type":"ping","pad":"${'x'.repeat(9000)}"}}\n`))).toBe('stream-json');
+      expect(detectFormat(write('c.jsonl', '\n{"parentUuid":null,"type":"user","message":{"role":"user","content":"hi"}}\n'))).toBe('transcript');
+      expect(detectFormat(write('d.jsonl', ''))).toBe('transcript');
+      expect(detectFormat(write('e.sse', 'event: ping\ndata: {"type":"ping"}\n'))).toBe('sse');
+      expect(detectFormat(write('f.ndjson', 'not json\n'))).toBe('stream-json');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
