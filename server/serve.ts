@@ -6,7 +6,7 @@ import { buildApp } from './app';
 import { openDatabase } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
 import { indexRoots } from './store/index-roots';
-import { addRoot } from './store/roots';
+import { addRoot, removeRootsExcept } from './store/roots';
 import { ServeError } from './serve-error';
 import { toolVersion } from './tool-version';
 
@@ -54,7 +54,8 @@ export async function startServer(options: ServeOptions) {
   if (!isLoopback(host)) log(`WARNING: listening on ${host}, reachable from other machines. Anyone who can reach it can read your index's metadata.`);
   const db = openDatabase(options.db ?? (options.demo ? demoDbPath() : defaultDbPath()));
   if (options.demo) {
-    addRoot(db, DEMO_CORPUS, DEMO_LABEL);
+    // The demo database holds the bundled corpus only (another checkout may have left its own copy).
+    removeRootsExcept(db, addRoot(db, DEMO_CORPUS, DEMO_LABEL).id);
     const s = await indexRoots(db, {});
     log(`Demo corpus indexed (${s.filesSeen} files; generated data, not real sessions).`);
   }

@@ -53,3 +53,8 @@ export function addRoot(db: Db, path: string, label?: string): RootRow {
 export function removeRoot(db: Db, id: number): boolean {
   return db.prepare<[number]>('DELETE FROM roots WHERE id = ?').run(id).changes > 0;
 }
+
+/** Removes every root but one (the demo database keeps only the bundled corpus). */
+export function removeRootsExcept(db: Db, keepId: number): void {
+  db.prepare<[number]>('DELETE FROM roots WHERE id <> ?').run(keepId);
+}

@@ -125,3 +125,23 @@ describe('binding', () => {
     }
   });
 });
+
+describe('demo mode', () => {
+  it('serves the bundled demo corpus only, even from a demo database another checkout filled', async () => {
+    const { openDatabase } = await import('../../server/store/database');
+    const { addRoot } = await import('../../server/store/roots');
+    const dbPath = join(tmp, 'demo.db');
+    const db = openDatabase(dbPath);
+    addRoot(db, join(fixturesRoot, 'errors'), 'left over');
+    db.close();
+    const server = await startServer({ port: 0, db: dbPath, demo: true, webRoot: null, log: () => {} });
+    try {
+      const roots = (await (await fetch(`${server.url}api/roots`)).json()) as { roots: Array<{ label: string }> };
+      expect(roots.roots.map((r) => r.label)).toEqual(['demo (generated)']);
+      const health = (await (await fetch(`${server.url}api/health`)).json()) as { demo: boolean };
+      expect(health.demo).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
