@@ -40,6 +40,8 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
     // Start every thread at once, so neither core waits for a late one.
     minThreads: Math.max(1, threads),
     maxThreads: Math.max(1, threads),
+    // The bundle is plain JavaScript: the workers need none of the parent's loader flags (tsx).
+    execArgv: [],
   });
   return {
     analyse: (paths) => pool.run(paths),

@@ -58,6 +58,19 @@ const BATCH_BYTES = 2 * 1024 * 1024;
 const DIRTY = 'root_cells_dirty';
 
 /**
+ * The denominators are rebuilt at the end of a run that changed anything. The flag saying so is
+ * written in the same transaction as the run's first change (and cleared only after the
+ * rebuild), so a crash anywhere in between leaves it set for the next run; later transactions
+ * skip the write, which every file's commit would otherwise repeat.
+ */
+const dirtyMarked = new WeakSet<IndexSummary>();
+function markDirty(st: IndexStatements, summary: IndexSummary): void {
+  if (dirtyMarked.has(summary)) return;
+  st.setMeta.run(DIRTY, '1');
+  dirtyMarked.add(summary);
+}
+
+/**
  * Indexes roots incrementally: unchanged files (size, mtime, fingerprint) are not read again;
  * changed ones are analysed in worker threads and written by this thread, one transaction per
  * file, so a crash at any moment leaves a consistent database that the next run completes.
@@ -167,7 +180,7 @@ function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSumm
       const old = known.get(problem.name);
       if (old) dropFileRows(st, old.id);
       st.upsertFile.run(failedRow(root.id, problem.name, 0, 0, '', 'unreadable', null, now));
-      st.setMeta.run(DIRTY, '1');
+      markDirty(st, summary);
     })();
     summary.filesFailed++;
   }
@@ -188,7 +201,7 @@ function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSumm
       db.transaction(() => {
         if (old) dropFileRows(st, old.id);
         st.upsertFile.run(failedRow(root.id, file.name, 0, 0, '', 'unreadable', null, now));
-        st.setMeta.run(DIRTY, '1');
+        markDirty(st, summary);
       })();
       summary.filesFailed++;
       continue;
@@ -210,7 +223,7 @@ function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSumm
         dropFileRows(st, f.id);
         st.deleteFile.run(f.id);
       }
-      st.setMeta.run(DIRTY, '1');
+      markDirty(st, summary);
     })();
     summary.filesRemoved += gone.length;
   }
@@ -288,5 +301,5 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     }
     summary.findingsAdded += analysis.findings.length;
   }
-  st.setMeta.run(DIRTY, '1');
+  markDirty(st, summary);
 }
