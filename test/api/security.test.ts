@@ -145,3 +145,22 @@ describe('demo mode', () => {
     }
   });
 });
+
+describe('binding elsewhere', () => {
+  it('needs --allow-remote, then prints a warning and answers to that address', async () => {
+    const lines: string[] = [];
+    const server = await startServer({ host: '0.0.0.0', allowRemote: true, port: 0, db: join(tmp, 'remote.db'), webRoot: null, log: (l) => lines.push(l) });
+    try {
+      expect(lines[0]).toMatch(/^WARNING: listening on 0\.0\.0\.0/);
+      const status = await new Promise<number>((resolve, reject) => {
+        request({ host: '127.0.0.1', port: server.port, path: '/api/health', headers: { host: `0.0.0.0:${server.port}` } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject).end();
+      });
+      expect(status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
