@@ -24,5 +24,14 @@ export async function ensureWebBuild(log: (line: string) => void): Promise<void>
   if (!webBuildIsStale()) return;
   log('Building the dashboard page (first start or sources changed)…');
   const { build } = await import('vite');
-  await build({ configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn' });
+  // Vite takes NODE_ENV from the environment when it is set (vitest sets "test"), which would
+  // ship React's development build: always build the production page.
+  const previous = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = previous;
+  }
 }

@@ -26,10 +26,13 @@ export function wilsonInterval(k: number, n: number, z = Z95): Interval | null {
   return { rate: k / n, low, high };
 }
 
-/** The same interval scaled to "per 1,000" (‰). */
+/** Six significant digits: far below any interval's width, and a third of the JSON of full doubles. */
+const sig6 = (x: number) => (x === 0 ? 0 : Number(x.toPrecision(6)));
+
+/** The same interval scaled to "per 1,000" (‰), rounded to six significant digits. */
 export function perThousand(k: number, n: number): Interval | null {
   const i = wilsonInterval(k, n);
-  return i === null ? null : { rate: i.rate * 1000, low: i.low * 1000, high: i.high * 1000 };
+  return i === null ? null : { rate: sig6(i.rate * 1000), low: sig6(i.low * 1000), high: sig6(i.high * 1000) };
 }
 
 const logFactorialCache: number[] = [0];

@@ -21,6 +21,8 @@ export function OverviewPage() {
   const s = summary.data;
   if (s.roots === 0) return <NothingIndexed />;
   const codes = s.codes.map((c) => c.code);
+  // The compact chart draws only the codes that have findings; flat zero lines would hide them.
+  const charted = s.codes.filter((c) => c.count > 0).map((c) => c.code);
   const neverScanned = roots.data?.roots.filter((r) => r.last_scan_at === null) ?? [];
 
   return (
@@ -59,7 +61,7 @@ export function OverviewPage() {
       <Section title="Failure rate per day" actions={<Link to={`/timeline${search.size ? `?${search}` : ''}`}>Open timeline</Link>}>
         <ErrorBanner error={timeline.error} />
         {timeline.data ? (
-          <TimelineChart points={timelineSeries(timeline.data.rows, codes)} codes={codes} allCodes={FINDING_CODES} markers={timeline.data.version_markers} height={200} compact />
+          <TimelineChart points={timelineSeries(timeline.data.rows, charted)} codes={charted} allCodes={FINDING_CODES} markers={timeline.data.version_markers} height={200} compact />
         ) : (
           <Skeleton height={200} />
         )}
