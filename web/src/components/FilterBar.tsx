@@ -1,8 +1,8 @@
-import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { codeColor } from '../lib/colors';
 import { codeLabel } from '../lib/format';
 import { listParam, toggleChip } from '../lib/url-filters';
+import { useUrlParams } from '../lib/use-url-params';
 
 export interface FilterBarProps {
   models?: string[];
@@ -14,13 +14,8 @@ export interface FilterBarProps {
 
 /** Filters live in the URL: every change here is a new, shareable address. */
 export function FilterBar({ models = [], versions = [], showCodes = true, showDates = true, extra }: FilterBarProps) {
-  const [search, setSearch] = useSearchParams();
-  const set = (key: string, value: string | undefined) => {
-    const next = new URLSearchParams(search);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    setSearch(next, { replace: false });
-  };
+  const [search, setParams, setSearch] = useUrlParams();
+  const set = (key: string, value: string | undefined) => setParams({ [key]: value });
   const codes = listParam(search.get('code') ?? undefined);
   const chosenModels = listParam(search.get('model') ?? undefined);
   const hasFilters = ['code', 'version', 'model', 'from', 'to', 'sidechain', 'root'].some((k) => search.has(k));

@@ -1,4 +1,3 @@
-import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useCompare, useRegressions, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
@@ -7,13 +6,14 @@ import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui
 import { codeColor } from '../lib/colors';
 import { codeLabel, formatCount, formatRateWithInterval } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
+import { useUrlParams } from '../lib/use-url-params';
 
 const fmtRatio = (r: { ratio: number; low: number; high: number; corrected: boolean } | null) =>
   r === null ? '–' : `${r.ratio.toFixed(2)}× (95% CI ${r.low.toFixed(2)}–${r.high.toFixed(2)})${r.corrected ? '*' : ''}`;
 const fmtP = (p: number | null) => (p === null ? '–' : p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 
 export function ComparePage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setParams] = useUrlParams();
   const filters = filtersFromSearch(search);
   const versions = useVersions({});
   const regressions = useRegressions({});
@@ -29,11 +29,7 @@ export function ComparePage() {
   const a = search.get('a') ?? defaults[0]!;
   const b = search.get('b') ?? defaults[1]!;
   const compare = useCompare(a, b, filters);
-  const set = (key: string, value: string) => {
-    const next = new URLSearchParams(search);
-    value ? next.set(key, value) : next.delete(key);
-    setSearch(next);
-  };
+  const set = (key: string, value: string) => setParams({ [key]: value });
   if (versions.data && known.length === 0) return <NothingIndexed />;
 
   return (

@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { RedactionQuery } from '../../../shared/api-schemas';
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useEvidenceText, useTimeline } from '../api/queries';
@@ -9,6 +8,7 @@ import { ErrorBanner, Section, Skeleton } from '../components/ui';
 import { timelineSeries } from '../lib/chart-data';
 import { download, downloadPng, downloadSvg } from '../lib/chart-export';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
+import { useUrlParams } from '../lib/use-url-params';
 
 const OPTIONS = {
   files: [['pseudonymize', 'pseudonymize (default)'], ['keep', 'keep relative names'], ['omit', 'omit']],
@@ -18,7 +18,7 @@ const OPTIONS = {
 } as const;
 
 export function EvidencePage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setParams] = useUrlParams();
   const filters = filtersFromSearch(search);
   const redaction: RedactionQuery = {};
   for (const key of Object.keys(OPTIONS) as Array<keyof typeof OPTIONS>) {
@@ -31,11 +31,7 @@ export function EvidencePage() {
   const chartRef = useRef<HTMLDivElement>(null);
   const [copied, setCopied] = useState(false);
   const codes = listParam(filters.code).length ? FINDING_CODES.filter((c) => listParam(filters.code).includes(c)) : [...FINDING_CODES];
-  const set = (key: string, value: string) => {
-    const next = new URLSearchParams(search);
-    next.set(key, value);
-    setSearch(next);
-  };
+  const set = (key: string, value: string) => setParams({ [key]: value });
   const svg = () => chartRef.current?.querySelector<SVGSVGElement>('svg.recharts-surface') ?? null;
 
   return (

@@ -1,12 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { Finding } from '../../../shared/api-schemas';
 import { useFindings, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { EmptyState, ErrorBanner, Skeleton } from '../components/ui';
 import { codeLabel, formatCount, formatDay, shortDigest } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
+import { useUrlParams } from '../lib/use-url-params';
 
 const ROW_HEIGHT = 36;
 
@@ -68,7 +68,7 @@ function FindingDetail({ finding, onClose }: { finding: Finding; onClose: () => 
 }
 
 export function FindingsPage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setParams] = useUrlParams();
   const filters = filtersFromSearch(search);
   const sort = search.get('sort') === 'day_asc' ? 'day_asc' : 'day_desc';
   const findings = useFindings(filters, sort);
@@ -86,11 +86,7 @@ export function FindingsPage() {
     if (lastIndex >= items.length - 20 && findings.hasNextPage && !findings.isFetchingNextPage) void findings.fetchNextPage();
   }, [lastIndex, items.length, findings]);
 
-  const setParam = (key: string, value: string | undefined) => {
-    const next = new URLSearchParams(search);
-    value ? next.set(key, value) : next.delete(key);
-    setSearch(next);
-  };
+  const setParam = (key: string, value: string | undefined) => setParams({ [key]: value });
   const sortToggle = (
     <label>
       Sort{' '}

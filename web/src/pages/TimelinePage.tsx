@@ -1,4 +1,3 @@
-import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useModels, useRegressions, useTimeline } from '../api/queries';
 import { RateTable } from '../components/RateTable';
@@ -9,20 +8,16 @@ import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui
 import { timelineSeries } from '../lib/chart-data';
 import { codeLabel } from '../lib/format';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
+import { useUrlParams } from '../lib/use-url-params';
 
 export function TimelinePage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setParams] = useUrlParams();
   const filters = filtersFromSearch(search);
   const bucket = search.get('bucket') === 'week' ? 'week' : 'day';
   const timeline = useTimeline(filters, bucket);
   const models = useModels({});
   const regressions = useRegressions(filters);
   const codes = listParam(filters.code).length ? FINDING_CODES.filter((c) => listParam(filters.code).includes(c)) : [...FINDING_CODES];
-  const setParams = (entries: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(entries)) v ? next.set(k, v) : next.delete(k);
-    setSearch(next);
-  };
 
   const bucketToggle = (
     <label>

@@ -1,4 +1,3 @@
-import { useSearchParams } from 'react-router';
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useModels, useRegressions, useVersionModels, useVersions } from '../api/queries';
 import { RegressionVerdicts } from '../components/RegressionVerdicts';
@@ -10,9 +9,10 @@ import { whiskerSeries } from '../lib/chart-data';
 import { codeColor } from '../lib/colors';
 import { codeLabel, formatCount, formatRate } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
+import { useUrlParams } from '../lib/use-url-params';
 
 export function VersionsPage() {
-  const [search, setSearch] = useSearchParams();
+  const [search, setParams] = useUrlParams();
   const filters = filtersFromSearch(search);
   const versions = useVersions(filters);
   const models = useModels(filters);
@@ -24,11 +24,7 @@ export function VersionsPage() {
       Chart{' '}
       <select
         value={code}
-        onChange={(e) => {
-          const next = new URLSearchParams(search);
-          next.set('chart', e.target.value);
-          setSearch(next);
-        }}
+        onChange={(e) => setParams({ chart: e.target.value })}
       >
         {FINDING_CODES.map((c) => (
           <option key={c} value={c}>{codeLabel(c)}</option>
