@@ -33,6 +33,8 @@ export interface AppOptions {
   toolVersion?: string;
   scans?: ScanRunner;
   analyser?: 'auto' | 'workers' | 'inline';
+  /** Least time between two scan progress events (default 100 ms). */
+  progressIntervalMs?: number;
 }
 
 const TOKEN_META = '<meta name="tcf-token" content="">';
@@ -48,7 +50,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('routeList', routes);
   const ctx: RouteContext = {
     db: options.db,
-    scans: options.scans ?? new ScanRunner(options.db, options.analyser),
+    scans: options.scans ?? new ScanRunner(options.db, options.analyser, options.progressIntervalMs),
     demo: options.demo ?? false,
     toolVersion: options.toolVersion ?? '0.0.0',
   };

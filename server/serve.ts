@@ -28,6 +28,8 @@ export interface ServeOptions {
   dirs?: string[];
   webRoot?: string | null;
   log?: (line: string) => void;
+  /** Least time between two scan progress events (default 100 ms). */
+  progressIntervalMs?: number;
 }
 
 export function isLoopback(host: string): boolean {
@@ -69,6 +71,7 @@ export async function startServer(options: ServeOptions) {
   const webRoot = options.webRoot === undefined ? join(projectRoot, 'web/dist') : options.webRoot;
   const app = await buildApp({
     db, token, allowedHosts, webRoot: webRoot && existsSync(webRoot) ? webRoot : null, demo: options.demo ?? false, toolVersion: toolVersion(),
+    progressIntervalMs: options.progressIntervalMs,
   });
   await app.listen({ host, port: options.port ?? 4319 });
   const address = app.server.address();

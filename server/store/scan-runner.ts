@@ -22,7 +22,16 @@ export class ScanRunner extends EventEmitter {
   private state: ScanState = { ...IDLE };
   private lastEmit = 0;
 
-  constructor(private readonly db: Db, private readonly analyser: 'auto' | 'workers' | 'inline' = 'auto') {
+  /**
+   * `progressIntervalMs` is the least time between two progress events while files are indexed
+   * (the start and the end are always sent); 100 ms keeps the progress bar smooth without
+   * flooding slow clients.
+   */
+  constructor(
+    private readonly db: Db,
+    private readonly analyser: 'auto' | 'workers' | 'inline' = 'auto',
+    private readonly progressIntervalMs = 100,
+  ) {
     super();
     this.setMaxListeners(100);
   }
@@ -76,7 +85,7 @@ export class ScanRunner extends EventEmitter {
 
   private publish(force: boolean): void {
     const now = Date.now();
-    if (!force && now - this.lastEmit < 100) return;
+    if (!force && now - this.lastEmit < this.progressIntervalMs) return;
     this.lastEmit = now;
     this.emit('progress', this.current());
   }

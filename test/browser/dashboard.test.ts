@@ -49,7 +49,9 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     addRoot(db, transcripts, 'canary');
     await indexRoots(db, { analyser: 'inline' });
     db.close();
-    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
+    // Every progress event is sent (no 100 ms throttle), so the bar's advance does not depend on
+    // how fast this machine indexes the larger corpus.
+    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {}, progressIntervalMs: 0 });
     base = server.url.replace(/\/$/, '');
     browser = await launchChromium();
   }, 180_000);
@@ -172,17 +174,22 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.getByLabel('Label (shown instead of the path)').fill('big');
     await page.getByRole('button', { name: 'Add folder' }).click();
     await page.getByRole('cell', { name: 'big', exact: true }).waitFor();
+    // Record every text the progress line shows, at each DOM change rather than by polling,
+    // so a fast scan cannot slip between two looks.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seenProgress: string[] }).seenProgress = seen;
+      const record = () => {
+        const text = document.querySelector('main [data-testid="scan-files"]')?.textContent;
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await page.getByRole('button', { name: 'Scan all' }).click();
-    const files = page.locator('main [data-testid="scan-files"]');
-    const seen = new Set<string>();
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      const state = await page.locator('main [data-testid="scan-progress"]').getAttribute('data-state').catch(() => null);
-      const text = await files.textContent().catch(() => null);
-      if (text) seen.add(text);
-      if (state === 'done' && seen.size > 1) break;
-      await page.waitForTimeout(25);
-    }
+    await expect
+      .poll(() => page.locator('main [data-testid="scan-progress"]').getAttribute('data-state'), { timeout: 60_000 })
+      .toBe('done');
+    const seen = new Set(await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress));
     expect(seen.size).toBeGreaterThan(2);
     expect(await page.locator('main [data-testid="scan-progress"]').getAttribute('data-state')).toBe('done');
     await page.screenshot({ path: join(artifacts, 'sources-after-scan.png'), fullPage: true });
