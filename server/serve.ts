@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './app';
+import { projectRoot } from './project-root';
 import { openDatabase } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
 import { indexRoots } from './store/index-roots';
@@ -12,7 +13,6 @@ import { toolVersion } from './tool-version';
 
 export { ServeError, toolVersion };
 
-const projectRoot = join(import.meta.dirname, '..');
 export const DEMO_CORPUS = join(projectRoot, 'fixtures/demo/projects');
 export const DEMO_LABEL = 'demo (generated)';
 

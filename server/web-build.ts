@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { projectRoot } from './project-root';
 
-const projectRoot = join(import.meta.dirname, '..');
 export const WEB_DIST = join(projectRoot, 'web/dist');
 
 function newestMtime(path: string): number {

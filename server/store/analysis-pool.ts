@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
 import { Piscina } from 'piscina';
+import { projectRoot } from '../project-root';
 import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
 
 export interface Analyser {
@@ -12,16 +12,24 @@ export interface Analyser {
   close(): Promise<void>;
 }
 
+/** Where server/cli/launch.mjs puts the worker it bundled with the CLI, when the CLI runs from its bundle. */
+const PREBUILT_WORKER = Symbol.for('tool-call-forensics.analyse-worker');
+
 /**
  * The worker's code bundled into one plain JavaScript file: a worker that had to load the
  * TypeScript loader and resolve every module through it took ~400 ms to start; this takes
- * ~50 ms to build and the workers start at once. Rebuilt per pool, so it is never stale.
+ * ~60 ms to build and the workers start at once. The CLI's launcher bundles it with the CLI
+ * (from the same sources); run from source (tests, tsx) it is rebuilt per pool, so it is
+ * never stale.
  */
 function bundleWorker(): { file: string; dispose: () => void } {
+  const prebuilt = (globalThis as Record<symbol, unknown>)[PREBUILT_WORKER];
+  if (typeof prebuilt === 'string') return { file: prebuilt, dispose: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'tcf-worker-'));
   const file = join(dir, 'analyse-worker.mjs');
+  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
   buildSync({
-    entryPoints: [fileURLToPath(new URL('../detect/analyse-worker.ts', import.meta.url))],
+    entryPoints: [join(projectRoot, 'server/detect/analyse-worker.ts')],
     outfile: file,
     bundle: true,
     platform: 'node',

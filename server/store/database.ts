@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { projectRoot } from '../project-root';
 
 export type Db = Database.Database;
 
-const migrationsDir = join(import.meta.dirname, 'migrations');
+const migrationsDir = join(projectRoot, 'server/store/migrations');
 
 /**
  * Opens (creating if needed) an index database: WAL so the dashboard reads while an index

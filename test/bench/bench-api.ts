@@ -13,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const dbPath = join(root, 'bench-out/bench-index.db');
 const corpus = join(root, 'bench-out/corpus-300-120/projects');
-const cli = ['--import', 'tsx', join(root, 'server/cli/main.ts')];
+const cli = [join(root, 'server/cli/launch.mjs')]; // what `npm start` and `npm run cli` run
 
 if (!existsSync(dbPath)) {
   if (!existsSync(corpus)) {

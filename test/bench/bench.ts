@@ -79,7 +79,7 @@ console.log(`corpus: ${mb.toFixed(0)} MB at ${main}`);
 // The machine's speed drifts (a shared VM): each measurement runs ROUNDS times, interleaved,
 // and the median is reported, with the range.
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const cli = ['--import', 'tsx', join(root, 'server/cli/main.ts')];
+const cli = [join(root, 'server/cli/launch.mjs')]; // what `npm run cli` runs
 const dbPath = join(outDir, 'bench-index.db');
 const runs: Record<'baseline' | 'scan' | 'index' | 'again', Run[]> = { baseline: [], scan: [], index: [], again: [] };
 for (let r = 0; r < ROUNDS; r++) {

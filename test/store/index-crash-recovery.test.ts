@@ -32,7 +32,7 @@ describe('crash recovery', () => {
     generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 3, sessions: 900, canary: 'CRASHCANARY' });
     const projects = join(tmp, 'corpus/projects');
     const dbPath = join(tmp, 'crashed.db');
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), 'index', projects, '--db', dbPath], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [join(root, 'server/cli/launch.mjs'), 'index', projects, '--db', dbPath], { stdio: 'ignore' });
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     let seen = 0;
     const deadline = Date.now() + 60_000;

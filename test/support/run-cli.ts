@@ -11,7 +11,7 @@ export interface CliRun {
 
 /** Runs the CLI exactly as a user does (`npm run --silent cli -- …`), without npm's overhead. */
 export function runCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], {
+  const r = spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], {
     cwd: options.cwd ?? root,
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
