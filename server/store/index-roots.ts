@@ -147,6 +147,7 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
     if (st.getMeta.get(DIRTY)?.value === '1') {
       st.clearRootCells.run();
       st.rebuildRootCells.run();
+      st.countAllFindings.run();
       st.markCountedFindings.run();
       st.setMeta.run(DIRTY, '0');
     }

@@ -98,13 +98,23 @@ export function prepareIndexStatements(db: Db) {
       )
       WHERE copy_rank = 1
       GROUP BY root_id, cell_id`),
+    // A finding counts when its file holds the counted copy of its message (as above); a
+    // finding whose message is not among the messages (none today) stays counted.
+    countAllFindings: db.prepare<[]>('UPDATE findings SET counted = 1'),
     markCountedFindings: db.prepare<[]>(`
-      UPDATE findings SET counted = coalesce(findings.file_id = (
-        SELECT m.file_id FROM messages m JOIN files f ON f.id = m.file_id
-        WHERE m.message_hash = findings.message_hash
-          AND f.root_id = (SELECT root_id FROM files WHERE id = findings.file_id)
-        ORDER BY coalesce(f.first_row_at, '~'), f.rel_path
-        LIMIT 1), 1)`),
+      UPDATE findings SET counted = (findings.file_id = first_copy.file_id)
+      FROM (
+        SELECT root_id, message_hash, file_id FROM (
+          SELECT f.root_id, m.message_hash, m.file_id,
+                 row_number() OVER (PARTITION BY f.root_id, m.message_hash
+                                    ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
+          FROM messages m JOIN files f ON f.id = m.file_id
+          WHERE m.message_hash IN (SELECT message_hash FROM findings)
+        )
+        WHERE copy_rank = 1
+      ) AS first_copy
+      WHERE first_copy.message_hash = findings.message_hash
+        AND first_copy.root_id = (SELECT root_id FROM files WHERE id = findings.file_id)`),
   };
 }
 
