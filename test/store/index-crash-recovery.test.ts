@@ -29,7 +29,8 @@ function filesIndexed(path: string): number {
 
 describe('crash recovery', () => {
   it('a database killed (SIGKILL) mid-index is consistent, and the next run completes it exactly', async () => {
-    generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 3, sessions: 900, canary: 'CRASHCANARY' });
+    // Large enough (about 1 s of indexing on this VM) that the kill lands mid-run even on a loaded machine.
+    generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 3, sessions: 1500, canary: 'CRASHCANARY' });
     const projects = join(tmp, 'corpus/projects');
     const dbPath = join(tmp, 'crashed.db');
     const child = spawn(process.execPath, [join(root, 'server/cli/launch.mjs'), 'index', projects, '--db', dbPath], { stdio: 'ignore' });
@@ -45,7 +46,7 @@ describe('crash recovery', () => {
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       const partial = db.prepare('SELECT count(*) AS n FROM files').get() as { n: number };
-      expect(partial.n).toBeLessThan(900); // it really was cut short
+      expect(partial.n).toBeLessThan(1500); // it really was cut short (there are more files than sessions)
       // Every file row agrees with the rows written with it: one transaction per file.
       const disagreeing = db.prepare(`SELECT count(*) AS n FROM files f
         WHERE f.assistant_messages <> (SELECT count(*) FROM messages m WHERE m.file_id = f.id)
