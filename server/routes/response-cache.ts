@@ -9,7 +9,7 @@ import type { Db } from '../store/database';
  */
 export function responseCache(db: Db, options: { maxEntries?: number; cacheable: (url: string) => boolean }) {
   const max = options.maxEntries ?? 500;
-  const entries = new Map<string, { version: string; payload: string }>();
+  const entries = new Map<string, { version: string; payload: Buffer }>();
   const versionStatement = db.prepare<[], { v: number; c: number }>('SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c');
   const version = () => {
     const { v, c } = versionStatement.get()!;
@@ -29,9 +29,11 @@ export function responseCache(db: Db, options: { maxEntries?: number; cacheable:
     },
     onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (!applies(request) || reply.statusCode !== 200 || typeof payload !== 'string' || reply.getHeader('x-cache') === 'hit') return payload;
-      entries.set(request.url, { version: version(), payload });
+      // Kept as bytes: a hit is then sent without encoding the text again (the daily timeline is ~140 KB).
+      const bytes = Buffer.from(payload);
+      entries.set(request.url, { version: version(), payload: bytes });
       if (entries.size > max) entries.delete(entries.keys().next().value!);
-      return payload;
+      return bytes;
     },
   };
 }
