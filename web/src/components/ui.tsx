@@ -35,6 +35,19 @@ export function Skeleton({ height = 120, label = 'Loading' }: { height?: number;
   return <div className="skeleton" style={{ height }} aria-busy="true" aria-label={label} />;
 }
 
+/**
+ * How every section shows one query: its error, if any, then its content once the data is
+ * there, and until then a placeholder as tall as the content, so the page does not jump.
+ */
+export function Loaded<T>({ query, height, children }: { query: { data: T | undefined; error: unknown }; height: number; children: (data: T) => ReactNode }) {
+  return (
+    <>
+      <ErrorBanner error={query.error} />
+      {query.data === undefined ? <Skeleton height={height} /> : children(query.data)}
+    </>
+  );
+}
+
 export function StatCard({ label, value, detail, testId }: { label: string; value: string; detail?: ReactNode; testId?: string }) {
   return (
     <div className="stat" data-testid={testId}>

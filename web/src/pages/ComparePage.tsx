@@ -2,7 +2,7 @@ import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useCompare, useRegressions, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
-import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
+import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { codeColor } from '../lib/colors';
 import { codeLabel, formatCount, formatRateWithInterval } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
@@ -55,56 +55,55 @@ export function ComparePage() {
         </datalist>
       </form>
       <FilterBar showDates={false} />
-      <ErrorBanner error={compare.error} />
-      {!compare.data ? (
-        <Skeleton height={240} />
-      ) : (
-        <>
-          <Section title={`A: ${compare.data.a.spec} (${formatCount(compare.data.a.tool_use_turns)} tool-use turns) against B: ${compare.data.b.spec} (${formatCount(compare.data.b.tool_use_turns)})`}>
-            <div className="table-scroll">
-              <table className="table" data-testid="compare-table">
-                <thead>
-                  <tr>
-                    <th>code</th>
-                    <th className="num">A</th>
-                    <th className="num">B</th>
-                    <th className="num">B / A</th>
-                    <th className="num">p (Fisher, two-sided)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {compare.data.codes.map((c) => (
-                    <tr key={c.code}>
-                      <td>{codeLabel(c.code)}</td>
-                      <td className="num">{c.a.count} · {formatRateWithInterval(c.a.per_1000_tool_use_turns)}</td>
-                      <td className="num">{c.b.count} · {formatRateWithInterval(c.b.per_1000_tool_use_turns)}</td>
-                      <td className="num">{fmtRatio(c.rate_ratio)}</td>
-                      <td className="num">{fmtP(c.p_value)}</td>
+      <Loaded query={compare} height={240}>
+        {(data) => (
+          <>
+            <Section title={`A: ${data.a.spec} (${formatCount(data.a.tool_use_turns)} tool-use turns) against B: ${data.b.spec} (${formatCount(data.b.tool_use_turns)})`}>
+              <div className="table-scroll">
+                <table className="table" data-testid="compare-table">
+                  <thead>
+                    <tr>
+                      <th>code</th>
+                      <th className="num">A</th>
+                      <th className="num">B</th>
+                      <th className="num">B / A</th>
+                      <th className="num">p (Fisher, two-sided)</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {data.codes.map((c) => (
+                      <tr key={c.code}>
+                        <td>{codeLabel(c.code)}</td>
+                        <td className="num">{c.a.count} · {formatRateWithInterval(c.a.per_1000_tool_use_turns)}</td>
+                        <td className="num">{c.b.count} · {formatRateWithInterval(c.b.per_1000_tool_use_turns)}</td>
+                        <td className="num">{fmtRatio(c.rate_ratio)}</td>
+                        <td className="num">{fmtP(c.p_value)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              <p className="muted small">{data.method} * a count of 0 on one side: corrected estimate.</p>
+            </Section>
+            <div className="compare-charts">
+              {data.codes.map((c) => (
+                <Section key={c.code} title={codeLabel(c.code)}>
+                  <RateWhiskerChart
+                    testId={`compare-chart-${c.code}`}
+                    color={codeColor(c.code, FINDING_CODES)}
+                    height={200}
+                    points={(['a', 'b'] as const).flatMap((side) => {
+                      const f = c[side];
+                      const i = f.per_1000_tool_use_turns;
+                      return i ? [{ key: side.toUpperCase(), rate: i.rate, low: i.low, high: i.high, error: [i.rate - i.low, i.high - i.rate] as [number, number], count: f.count, tool_use_turns: f.tool_use_turns }] : [];
+                    })}
+                  />
+                </Section>
+              ))}
             </div>
-            <p className="muted small">{compare.data.method} * a count of 0 on one side: corrected estimate.</p>
-          </Section>
-          <div className="compare-charts">
-            {compare.data.codes.map((c) => (
-              <Section key={c.code} title={codeLabel(c.code)}>
-                <RateWhiskerChart
-                  testId={`compare-chart-${c.code}`}
-                  color={codeColor(c.code, FINDING_CODES)}
-                  height={200}
-                  points={(['a', 'b'] as const).flatMap((side) => {
-                    const f = c[side];
-                    const i = f.per_1000_tool_use_turns;
-                    return i ? [{ key: side.toUpperCase(), rate: i.rate, low: i.low, high: i.high, error: [i.rate - i.low, i.high - i.rate] as [number, number], count: f.count, tool_use_turns: f.tool_use_turns }] : [];
-                  })}
-                />
-              </Section>
-            ))}
-          </div>
-        </>
-      )}
+          </>
+        )}
+      </Loaded>
     </div>
   );
 }

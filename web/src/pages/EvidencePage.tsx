@@ -4,7 +4,7 @@ import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useEvidenceText, useTimeline } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { TimelineChart } from '../components/TimelineChart';
-import { ErrorBanner, Section, Skeleton } from '../components/ui';
+import { Loaded, Section, Skeleton } from '../components/ui';
 import { timelineSeries } from '../lib/chart-data';
 import { download, downloadPng, downloadSvg } from '../lib/chart-export';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
@@ -82,8 +82,9 @@ export function EvidencePage() {
           </span>
         }
       >
-        <ErrorBanner error={text.error} />
-        {text.data === undefined ? <Skeleton height={300} /> : <pre className="report" data-testid="report-text">{text.data}</pre>}
+        <Loaded query={text} height={300}>
+          {(report) => <pre className="report" data-testid="report-text">{report}</pre>}
+        </Loaded>
       </Section>
       <Section
         title="Chart for the report"

@@ -1,5 +1,5 @@
 import { useDiagnostics, useFileProblems } from '../api/queries';
-import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
+import { EmptyState, Loaded, Section } from '../components/ui';
 import { formatBytes, formatTimestamp } from '../lib/format';
 
 const ERROR_HELP: Record<string, string> = {
@@ -20,82 +20,82 @@ export function FilesPage() {
         A file that fails to scan contributes nothing, and is never counted as clean; a file still being written (its last line is
         incomplete) is counted once it is complete. Nothing fails silently: every such file is listed here.
       </p>
-      <ErrorBanner error={files.error} />
-      {!files.data ? (
-        <Skeleton height={200} />
-      ) : files.data.items.length === 0 ? (
-        <EmptyState title="Every file scanned cleanly">
-          <p>No file failed and none is being written.</p>
-        </EmptyState>
-      ) : (
-        <Section title={`${files.data.items.length} file${files.data.items.length === 1 ? '' : 's'} not counted`}>
-          <div className="table-scroll">
-            <table className="table" data-testid="files-table">
-              <thead>
-                <tr>
-                  <th>status</th>
-                  <th>folder</th>
-                  <th>file</th>
-                  <th>error</th>
-                  <th className="num">line</th>
-                  <th className="num">size</th>
-                  <th>checked</th>
-                </tr>
-              </thead>
-              <tbody>
-                {files.data.items.map((f) => (
-                  <tr key={f.id} data-testid="file-row">
-                    <td><span className={`badge badge-${f.status}`}>{f.status === 'failed' ? 'failed' : 'being written'}</span></td>
-                    <td>{f.root}</td>
-                    <td className="break">{f.file}</td>
-                    <td>{f.error_code ? <span title={ERROR_HELP[f.error_code]}><code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span></span> : '–'}</td>
-                    <td className="num">{f.error_line ?? '–'}</td>
-                    <td className="num">{formatBytes(f.size)}</td>
-                    <td>{formatTimestamp(f.indexed_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </Section>
-      )}
+      <Loaded query={files} height={200}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <EmptyState title="Every file scanned cleanly">
+              <p>No file failed and none is being written.</p>
+            </EmptyState>
+          ) : (
+            <Section title={`${data.items.length} file${data.items.length === 1 ? '' : 's'} not counted`}>
+              <div className="table-scroll">
+                <table className="table" data-testid="files-table">
+                  <thead>
+                    <tr>
+                      <th>status</th>
+                      <th>folder</th>
+                      <th>file</th>
+                      <th>error</th>
+                      <th className="num">line</th>
+                      <th className="num">size</th>
+                      <th>checked</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((f) => (
+                      <tr key={f.id} data-testid="file-row">
+                        <td><span className={`badge badge-${f.status}`}>{f.status === 'failed' ? 'failed' : 'being written'}</span></td>
+                        <td>{f.root}</td>
+                        <td className="break">{f.file}</td>
+                        <td>{f.error_code ? <span title={ERROR_HELP[f.error_code]}><code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span></span> : '–'}</td>
+                        <td className="num">{f.error_line ?? '–'}</td>
+                        <td className="num">{formatBytes(f.size)}</td>
+                        <td>{formatTimestamp(f.indexed_at)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </Section>
+          )
+        }
+      </Loaded>
       <Section title="Per version: what the transcripts hold">
         <p className="muted small">
           Assistant rows with text against rows with a tool_use. Some versions stop writing text rows to transcripts; where this
           ratio collapses, leaked tool calls (which live in text) are undercounted. Row and block types the scanner does not know
           are counted here, never a failure.
         </p>
-        <ErrorBanner error={diagnostics.error} />
-        {!diagnostics.data ? (
-          <Skeleton height={120} />
-        ) : (
-          <div className="table-scroll">
-            <table className="table" data-testid="diagnostics-table">
-              <thead>
-                <tr>
-                  <th>version</th>
-                  <th className="num">text rows</th>
-                  <th className="num">tool_use rows</th>
-                  <th className="num">text per tool_use</th>
-                  <th>unknown row types</th>
-                  <th>unknown block types</th>
-                </tr>
-              </thead>
-              <tbody>
-                {diagnostics.data.versions.map((v) => (
-                  <tr key={v.version ?? 'unknown'}>
-                    <td>{v.version ?? 'unknown'}</td>
-                    <td className="num">{v.text_rows}</td>
-                    <td className="num">{v.tool_use_rows}</td>
-                    <td className="num">{v.text_rows_per_tool_use_row === null ? '–' : v.text_rows_per_tool_use_row.toFixed(2)}</td>
-                    <td>{v.unknown_row_types.map((t) => `${t.type} (${t.count})`).join(', ') || '–'}</td>
-                    <td>{v.unknown_block_types.map((t) => `${t.type} (${t.count})`).join(', ') || '–'}</td>
+        <Loaded query={diagnostics} height={120}>
+          {(data) => (
+            <div className="table-scroll">
+              <table className="table" data-testid="diagnostics-table">
+                <thead>
+                  <tr>
+                    <th>version</th>
+                    <th className="num">text rows</th>
+                    <th className="num">tool_use rows</th>
+                    <th className="num">text per tool_use</th>
+                    <th>unknown row types</th>
+                    <th>unknown block types</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                </thead>
+                <tbody>
+                  {data.versions.map((v) => (
+                    <tr key={v.version ?? 'unknown'}>
+                      <td>{v.version ?? 'unknown'}</td>
+                      <td className="num">{v.text_rows}</td>
+                      <td className="num">{v.tool_use_rows}</td>
+                      <td className="num">{v.text_rows_per_tool_use_row === null ? '–' : v.text_rows_per_tool_use_row.toFixed(2)}</td>
+                      <td>{v.unknown_row_types.map((t) => `${t.type} (${t.count})`).join(', ') || '–'}</td>
+                      <td>{v.unknown_block_types.map((t) => `${t.type} (${t.count})`).join(', ') || '–'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Loaded>
       </Section>
     </div>
   );

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { Finding } from '../../../shared/api-schemas';
 import { useFindings, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
-import { EmptyState, ErrorBanner, Skeleton } from '../components/ui';
+import { EmptyState, Loaded } from '../components/ui';
 import { codeLabel, formatCount, formatDay, shortDigest } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
@@ -101,68 +101,69 @@ export function FindingsPage() {
     <div className="page">
       <h1>Findings</h1>
       <FilterBar versions={(versions.data?.rows ?? []).flatMap((r) => (r.key ? [r.key] : []))} extra={sortToggle} />
-      <ErrorBanner error={findings.error} />
-      {!findings.data ? (
-        <Skeleton height={400} />
-      ) : items.length === 0 ? (
-        <EmptyState title="No findings">
-          <p>No lost tool calls match these filters{search.size ? '; try clearing them' : ''}.</p>
-        </EmptyState>
-      ) : (
-        <div className="findings-layout">
-          <div className="card findings-card">
-            <div className="muted small" data-testid="findings-total">{formatCount(total)} findings (every copy; “counted” marks the one used in rates)</div>
-            <div className="vtable" role="table" aria-label="Findings" aria-rowcount={total}>
-              <div className="vrow vhead" role="row">
-                <span role="columnheader">code</span>
-                <span role="columnheader">day</span>
-                <span role="columnheader">version</span>
-                <span role="columnheader">model</span>
-                <span role="columnheader">folder / file</span>
-                <span role="columnheader">lines</span>
-                <span role="columnheader">blocks</span>
-                <span role="columnheader">signed</span>
-                <span role="columnheader">digest</span>
-              </div>
-              <div ref={scrollRef} className="vbody" data-testid="findings-scroll">
-                <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-                  {virtualItems.map((v) => {
-                    const f = items[v.index]!;
-                    return (
-                      <div
-                        key={f.id}
-                        role="row"
-                        tabIndex={0}
-                        className={`vrow${f.id === selectedId ? ' selected' : ''}${f.counted ? '' : ' copy-row'}`}
-                        data-testid="finding-row"
-                        style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
-                        onClick={() => setParam('finding', String(f.id))}
-                        onKeyDown={(e) => {
-                          if (e.key === 'Enter' || e.key === ' ') setParam('finding', String(f.id));
-                        }}
-                      >
-                        <span role="cell" className="ellipsis">{codeLabel(f.code)}</span>
-                        <span role="cell">{f.day ?? 'unknown'}</span>
-                        <span role="cell">{f.version ?? '–'}</span>
-                        <span role="cell" className="ellipsis">{f.model ?? '–'}</span>
-                        <span role="cell" className="ellipsis" title={`${f.root}/${f.file}`}>{f.root}/{f.file}</span>
-                        <span role="cell">{f.lines[0] === f.lines[1] ? f.lines[0] : `${f.lines[0]}–${f.lines[1]}`}</span>
-                        <span role="cell" className="ellipsis">{f.block_types.join(', ')}</span>
-                        <span role="cell">{f.signed_thinking ? 'yes' : 'no'}</span>
-                        <span role="cell" className="digest">
-                          <code>{shortDigest(f.evidence_sha256)}</code> <CopyButton text={f.evidence_sha256} />
-                        </span>
-                      </div>
-                    );
-                  })}
+      <Loaded query={findings} height={400}>
+        {() =>
+          items.length === 0 ? (
+            <EmptyState title="No findings">
+              <p>No lost tool calls match these filters{search.size ? '; try clearing them' : ''}.</p>
+            </EmptyState>
+          ) : (
+            <div className="findings-layout">
+              <div className="card findings-card">
+                <div className="muted small" data-testid="findings-total">{formatCount(total)} findings (every copy; “counted” marks the one used in rates)</div>
+                <div className="vtable" role="table" aria-label="Findings" aria-rowcount={total}>
+                  <div className="vrow vhead" role="row">
+                    <span role="columnheader">code</span>
+                    <span role="columnheader">day</span>
+                    <span role="columnheader">version</span>
+                    <span role="columnheader">model</span>
+                    <span role="columnheader">folder / file</span>
+                    <span role="columnheader">lines</span>
+                    <span role="columnheader">blocks</span>
+                    <span role="columnheader">signed</span>
+                    <span role="columnheader">digest</span>
+                  </div>
+                  <div ref={scrollRef} className="vbody" data-testid="findings-scroll">
+                    <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+                      {virtualItems.map((v) => {
+                        const f = items[v.index]!;
+                        return (
+                          <div
+                            key={f.id}
+                            role="row"
+                            tabIndex={0}
+                            className={`vrow${f.id === selectedId ? ' selected' : ''}${f.counted ? '' : ' copy-row'}`}
+                            data-testid="finding-row"
+                            style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
+                            onClick={() => setParam('finding', String(f.id))}
+                            onKeyDown={(e) => {
+                              if (e.key === 'Enter' || e.key === ' ') setParam('finding', String(f.id));
+                            }}
+                          >
+                            <span role="cell" className="ellipsis">{codeLabel(f.code)}</span>
+                            <span role="cell">{f.day ?? 'unknown'}</span>
+                            <span role="cell">{f.version ?? '–'}</span>
+                            <span role="cell" className="ellipsis">{f.model ?? '–'}</span>
+                            <span role="cell" className="ellipsis" title={`${f.root}/${f.file}`}>{f.root}/{f.file}</span>
+                            <span role="cell">{f.lines[0] === f.lines[1] ? f.lines[0] : `${f.lines[0]}–${f.lines[1]}`}</span>
+                            <span role="cell" className="ellipsis">{f.block_types.join(', ')}</span>
+                            <span role="cell">{f.signed_thinking ? 'yes' : 'no'}</span>
+                            <span role="cell" className="digest">
+                              <code>{shortDigest(f.evidence_sha256)}</code> <CopyButton text={f.evidence_sha256} />
+                            </span>
+                          </div>
+                        );
+                      })}
+                    </div>
+                  </div>
                 </div>
+                {findings.isFetchingNextPage && <div className="muted small">Loading more…</div>}
               </div>
+              {selected && <FindingDetail finding={selected} onClose={() => setParam('finding', undefined)} />}
             </div>
-            {findings.isFetchingNextPage && <div className="muted small">Loading more…</div>}
-          </div>
-          {selected && <FindingDetail finding={selected} onClose={() => setParam('finding', undefined)} />}
-        </div>
-      )}
+          )
+        }
+      </Loaded>
     </div>
   );
 }

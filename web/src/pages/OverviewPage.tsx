@@ -3,7 +3,7 @@ import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useRoots, useSummary, useTimeline, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { TimelineChart } from '../components/TimelineChart';
-import { ErrorBanner, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../components/ui';
+import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../components/ui';
 import { highestRates, timelineSeries } from '../lib/chart-data';
 import { codeLabel, formatCount, formatDay, formatRate, formatRateWithInterval } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
@@ -59,43 +59,41 @@ export function OverviewPage() {
         ))}
       </div>
       <Section title="Failure rate per day" actions={<Link to={`/timeline${search.size ? `?${search}` : ''}`}>Open timeline</Link>}>
-        <ErrorBanner error={timeline.error} />
-        {timeline.data ? (
-          <TimelineChart points={timelineSeries(timeline.data.rows, charted)} codes={charted} allCodes={FINDING_CODES} markers={timeline.data.version_markers} height={200} compact />
-        ) : (
-          <Skeleton height={200} />
-        )}
+        <Loaded query={timeline} height={200}>
+          {(data) => (
+            <TimelineChart points={timelineSeries(data.rows, charted)} codes={charted} allCodes={FINDING_CODES} markers={data.version_markers} height={200} compact />
+          )}
+        </Loaded>
       </Section>
       <Section title="Versions with the highest rates" actions={<Link to="/versions">All versions</Link>}>
-        <ErrorBanner error={versions.error} />
-        {versions.data ? (
-          <div className="table-scroll">
-          <table className="table" data-testid="top-versions">
-            <thead>
-              <tr>
-                <th>version</th>
-                <th className="num">tool-use turns</th>
-                {codes.map((c) => (
-                  <th key={c} className="num">{codeLabel(c)}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {highestRates(versions.data.rows, codes[0] ?? 'missing_tool_use_block', 30, 5).map((r) => (
-                <tr key={r.key ?? 'unknown'}>
-                  <td>{r.key ?? 'unknown'}</td>
-                  <td className="num">{formatCount(r.tool_use_turns)}</td>
-                  {r.codes.map((c) => (
-                    <td key={c.code} className="num">{c.count} ({formatRate(c.per_1000_tool_use_turns)})</td>
+        <Loaded query={versions} height={140}>
+          {(data) => (
+            <div className="table-scroll">
+            <table className="table" data-testid="top-versions">
+              <thead>
+                <tr>
+                  <th>version</th>
+                  <th className="num">tool-use turns</th>
+                  {codes.map((c) => (
+                    <th key={c} className="num">{codeLabel(c)}</th>
                   ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          </div>
-        ) : (
-          <Skeleton height={140} />
-        )}
+              </thead>
+              <tbody>
+                {highestRates(data.rows, codes[0] ?? 'missing_tool_use_block', 30, 5).map((r) => (
+                  <tr key={r.key ?? 'unknown'}>
+                    <td>{r.key ?? 'unknown'}</td>
+                    <td className="num">{formatCount(r.tool_use_turns)}</td>
+                    {r.codes.map((c) => (
+                      <td key={c.code} className="num">{c.count} ({formatRate(c.per_1000_tool_use_turns)})</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            </div>
+          )}
+        </Loaded>
         <p className="muted small">Versions with fewer than 30 tool-use turns are left out here: their rates say little.</p>
       </Section>
     </div>

@@ -4,7 +4,7 @@ import { RateTable } from '../components/RateTable';
 import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { FilterBar } from '../components/FilterBar';
 import { TimelineChart } from '../components/TimelineChart';
-import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
+import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { timelineSeries } from '../lib/chart-data';
 import { codeLabel } from '../lib/format';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
@@ -33,36 +33,38 @@ export function TimelinePage() {
     <div className="page">
       <h1>Timeline</h1>
       <FilterBar models={(models.data?.rows ?? []).flatMap((r) => (r.key ? [r.key] : []))} extra={bucketToggle} />
-      <ErrorBanner error={timeline.error} />
-      {!timeline.data ? (
-        <Skeleton height={420} />
-      ) : timeline.data.rows.length === 0 && !search.size ? (
-        <NothingIndexed />
-      ) : (
-        <>
-          <Section title={`Findings per 1,000 tool-use turns, per ${bucket}`}>
-            <p className="muted small">
-              Lines: rate per code; shaded: its 95% Wilson interval; bars (right axis): tool-use turns, so a rate on few turns looks as
-              uncertain as it is; dashed: first {bucket === 'day' ? 'day' : 'week'} each Claude Code version was seen. Drag the brush to zoom.
-            </p>
-            <TimelineChart
-              points={timelineSeries(timeline.data.rows, codes)}
-              codes={codes}
-              allCodes={FINDING_CODES}
-              markers={bucket === 'day' ? timeline.data.version_markers : []}
-              height={380}
-              onRange={(from, to) => setParams({ from, to })}
-            />
-          </Section>
-          <Section title="Where did it start? (by day)">
-            <ErrorBanner error={regressions.error} />
-            {regressions.data ? <RegressionVerdicts verdicts={regressions.data.verdicts} dimension="day" method={regressions.data.method} /> : <Skeleton height={80} />}
-          </Section>
-          <Section title="Figures">
-            <RateTable rows={timeline.data.rows} keyName={bucket} testId="timeline-table" />
-          </Section>
-        </>
-      )}
+      <Loaded query={timeline} height={420}>
+        {(data) =>
+          data.rows.length === 0 && !search.size ? (
+            <NothingIndexed />
+          ) : (
+            <>
+              <Section title={`Findings per 1,000 tool-use turns, per ${bucket}`}>
+                <p className="muted small">
+                  Lines: rate per code; shaded: its 95% Wilson interval; bars (right axis): tool-use turns, so a rate on few turns looks as
+                  uncertain as it is; dashed: first {bucket === 'day' ? 'day' : 'week'} each Claude Code version was seen. Drag the brush to zoom.
+                </p>
+                <TimelineChart
+                  points={timelineSeries(data.rows, codes)}
+                  codes={codes}
+                  allCodes={FINDING_CODES}
+                  markers={bucket === 'day' ? data.version_markers : []}
+                  height={380}
+                  onRange={(from, to) => setParams({ from, to })}
+                />
+              </Section>
+              <Section title="Where did it start? (by day)">
+                <Loaded query={regressions} height={80}>
+                  {(r) => <RegressionVerdicts verdicts={r.verdicts} dimension="day" method={r.method} />}
+                </Loaded>
+              </Section>
+              <Section title="Figures">
+                <RateTable rows={data.rows} keyName={bucket} testId="timeline-table" />
+              </Section>
+            </>
+          )
+        }
+      </Loaded>
     </div>
   );
 }

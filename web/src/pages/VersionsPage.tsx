@@ -4,7 +4,7 @@ import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
-import { ErrorBanner, NothingIndexed, Section, Skeleton } from '../components/ui';
+import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { whiskerSeries } from '../lib/chart-data';
 import { codeColor } from '../lib/colors';
 import { codeLabel, formatCount, formatRate } from '../lib/format';
@@ -41,65 +41,63 @@ export function VersionsPage() {
       <h1>Versions and models</h1>
       <FilterBar showCodes={false} extra={chooser} />
       <Section title="Where did it start? (by version)">
-        <ErrorBanner error={regressions.error} />
-        {regressions.data ? <RegressionVerdicts verdicts={regressions.data.verdicts} dimension="version" method={regressions.data.method} /> : <Skeleton height={80} />}
+        <Loaded query={regressions} height={80}>
+          {(r) => <RegressionVerdicts verdicts={r.verdicts} dimension="version" method={r.method} />}
+        </Loaded>
       </Section>
       <Section title={`${codeLabel(code)} per 1,000 tool-use turns, by Claude Code version`}>
-        <ErrorBanner error={versions.error} />
-        {versions.data ? (
-          <>
-            <RateWhiskerChart points={whiskerSeries(versions.data.rows, code)} color={codeColor(code, FINDING_CODES)} height={300} testId="versions-chart" />
-            <RateTable rows={versions.data.rows} keyName="version" testId="versions-table" />
-          </>
-        ) : (
-          <Skeleton height={300} />
-        )}
+        <Loaded query={versions} height={300}>
+          {(data) => (
+            <>
+              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code, FINDING_CODES)} height={300} testId="versions-chart" />
+              <RateTable rows={data.rows} keyName="version" testId="versions-table" />
+            </>
+          )}
+        </Loaded>
       </Section>
       <Section title={`${codeLabel(code)} per 1,000 tool-use turns, by model`}>
-        <ErrorBanner error={models.error} />
-        {models.data ? (
-          <>
-            <RateWhiskerChart points={whiskerSeries(models.data.rows, code)} color={codeColor(code, FINDING_CODES)} height={240} testId="models-chart" />
-            <RateTable rows={models.data.rows} keyName="model" testId="models-table" />
-          </>
-        ) : (
-          <Skeleton height={240} />
-        )}
+        <Loaded query={models} height={240}>
+          {(data) => (
+            <>
+              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code, FINDING_CODES)} height={240} testId="models-chart" />
+              <RateTable rows={data.rows} keyName="model" testId="models-table" />
+            </>
+          )}
+        </Loaded>
       </Section>
       <Section title={`${codeLabel(code)}: version × model`}>
-        <ErrorBanner error={cross.error} />
-        {cross.data ? (
-          <div className="table-scroll">
-            <table className="table" data-testid="version-model-table">
-              <thead>
-                <tr>
-                  <th>version</th>
-                  {crossModels.map((m) => (
-                    <th key={m} className="num">{m}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {crossVersions.map((v) => (
-                  <tr key={v}>
-                    <td>{v}</td>
-                    {crossModels.map((m) => {
-                      const row = cross.data.rows.find((r) => (r.version ?? 'unknown') === v && (r.model ?? 'unknown') === m);
-                      const c = row?.codes.find((x) => x.code === code);
-                      return (
-                        <td key={m} className="num" title={row ? `${c?.count ?? 0} in ${row.tool_use_turns} tool-use turns` : 'no messages'}>
-                          {row ? `${formatRate(c?.per_1000_tool_use_turns ?? null)} (n=${formatCount(row.tool_use_turns)})` : '·'}
-                        </td>
-                      );
-                    })}
+        <Loaded query={cross} height={160}>
+          {(data) => (
+            <div className="table-scroll">
+              <table className="table" data-testid="version-model-table">
+                <thead>
+                  <tr>
+                    <th>version</th>
+                    {crossModels.map((m) => (
+                      <th key={m} className="num">{m}</th>
+                    ))}
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <Skeleton height={160} />
-        )}
+                </thead>
+                <tbody>
+                  {crossVersions.map((v) => (
+                    <tr key={v}>
+                      <td>{v}</td>
+                      {crossModels.map((m) => {
+                        const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.model ?? 'unknown') === m);
+                        const c = row?.codes.find((x) => x.code === code);
+                        return (
+                          <td key={m} className="num" title={row ? `${c?.count ?? 0} in ${row.tool_use_turns} tool-use turns` : 'no messages'}>
+                            {row ? `${formatRate(c?.per_1000_tool_use_turns ?? null)} (n=${formatCount(row.tool_use_turns)})` : '·'}
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Loaded>
       </Section>
     </div>
   );
