@@ -27,7 +27,7 @@ export function TimelineChart({ points, codes, allCodes, markers, height, compac
         <ComposedChart data={points} margin={{ top: 18, right: 8, bottom: 4, left: 0 }}>
           <CartesianGrid stroke="var(--grid)" vertical={false} />
           <XAxis dataKey="key" tickFormatter={formatShortDay} stroke="var(--muted)" fontSize={12} minTickGap={24} />
-          <YAxis yAxisId="rate" stroke="var(--muted)" fontSize={12} width={48} tickFormatter={(v: number) => formatPerMille(v)} />
+          <YAxis yAxisId="rate" stroke="var(--muted)" fontSize={12} width={58} tickFormatter={(v: number) => formatPerMille(v)} />
           {!compact && <YAxis yAxisId="turns" orientation="right" stroke="var(--muted)" fontSize={12} width={48} tickFormatter={(v: number) => formatCount(v)} />}
           <Tooltip
             contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }}
