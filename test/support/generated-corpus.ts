@@ -11,10 +11,10 @@ export interface Truth {
   totals: { assistant_messages: number; by_code: Record<string, number> };
 }
 
-/** Generates a corpus with ../shared/bench/gen-corpus.mjs into a fresh temporary folder. */
+/** Generates a corpus with ../shared/bench/gen-corpus-v1.mjs (the previous model, until the suites follow gen-corpus.mjs) into a fresh temporary folder. */
 export function generateCorpus(args: string[]): { dir: string; projects: string; truth: Truth } {
   const dir = mkdtempSync(join(tmpdir(), 'tcf-corpus-'));
-  const r = spawnSync(process.execPath, [join(sharedDir, 'bench/gen-corpus.mjs'), '--out', dir, '--quiet', ...args], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(sharedDir, 'bench/gen-corpus-v1.mjs'), '--out', dir, '--quiet', ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`gen-corpus failed: ${r.stderr}`);
   return { dir, projects: join(dir, 'projects'), truth: JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8')) as Truth };
 }
