@@ -92,7 +92,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return reply.status(500).send(errorBody(500, 'internal', 'internal error'));
   });
 
-  const cache = responseCache(options.db, { cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare)(\?|$)/.test(url) });
+  const cache = responseCache(options.db, {
+    cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare)(\?|$)/.test(url),
+  });
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
 
@@ -105,9 +107,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   exportRoutes(app, ctx);
 
   const webRoot = options.webRoot ?? null;
-  const indexHtml = webRoot && existsSync(join(webRoot, 'index.html'))
-    ? readFileSync(join(webRoot, 'index.html'), 'utf8').replace(TOKEN_META, `<meta name="tcf-token" content="${options.token}">`)
-    : null;
+  const indexHtml =
+    webRoot && existsSync(join(webRoot, 'index.html'))
+      ? readFileSync(join(webRoot, 'index.html'), 'utf8').replace(TOKEN_META, `<meta name="tcf-token" content="${options.token}">`)
+      : null;
   if (webRoot && indexHtml) {
     await app.register(fastifyStatic, { root: join(webRoot, 'assets'), prefix: '/assets/', index: false, wildcard: true });
   }

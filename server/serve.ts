@@ -36,8 +36,6 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
-
-
 /** Host header values a browser sends for this address and port. */
 export function hostHeadersFor(host: string, port: number): string[] {
   const name = isIP(host) === 6 ? `[${host}]` : host;
@@ -70,7 +68,12 @@ export async function startServer(options: ServeOptions) {
   const allowedHosts: string[] = [];
   const webRoot = options.webRoot === undefined ? join(projectRoot, 'web/dist') : options.webRoot;
   const app = await buildApp({
-    db, token, allowedHosts, webRoot: webRoot && existsSync(webRoot) ? webRoot : null, demo: options.demo ?? false, toolVersion: toolVersion(),
+    db,
+    token,
+    allowedHosts,
+    webRoot: webRoot && existsSync(webRoot) ? webRoot : null,
+    demo: options.demo ?? false,
+    toolVersion: toolVersion(),
     progressIntervalMs: options.progressIntervalMs,
   });
   await app.listen({ host, port: options.port ?? 4319 });

@@ -23,8 +23,7 @@ export const FINDING_CODES = [
 export type FindingCode = (typeof FINDING_CODES)[number];
 
 export const FINDING_DEFINITIONS: Record<FindingCode, string> = {
-  missing_tool_use_block:
-    'An assistant message (all rows sharing one message.id in a file) whose stop reason is tool_use but which holds no tool_use block.',
+  missing_tool_use_block: 'An assistant message (all rows sharing one message.id in a file) whose stop reason is tool_use but which holds no tool_use block.',
   empty_tool_input_with_error_result:
     'A tool_use block with a non-empty id and input exactly {}, answered later in the same file by a tool_result for that id with is_error: true.',
   text_leaked_tool_call:

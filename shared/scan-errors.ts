@@ -2,13 +2,7 @@
  * Per-file error codes. A file with any of these contributes no findings and no counts:
  * the scanner fails closed, and every failure reaches the user as a code and a line.
  */
-export const SCAN_ERROR_CODES = [
-  'invalid_utf8',
-  'malformed_json',
-  'duplicate_key',
-  'unreadable',
-  'invalid_structure',
-] as const;
+export const SCAN_ERROR_CODES = ['invalid_utf8', 'malformed_json', 'duplicate_key', 'unreadable', 'invalid_structure'] as const;
 
 export type ScanErrorCode = (typeof SCAN_ERROR_CODES)[number];
 
@@ -17,6 +11,5 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
   malformed_json: 'The line is not exactly one JSON value.',
   duplicate_key: 'An object in the row (at any depth) has the same key twice.',
   unreadable: 'The file or folder could not be opened or read.',
-  invalid_structure:
-    'A row a detector relies on (assistant or user row, or a row that is not a JSON object) does not have the shape the detectors need.',
+  invalid_structure: 'A row a detector relies on (assistant or user row, or a row that is not a JSON object) does not have the shape the detectors need.',
 };

@@ -8,7 +8,9 @@ import { createServer } from 'vite';
 
 const root = join(import.meta.dirname, '..');
 const args = process.argv.slice(2);
-const api = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), 'serve', '--no-build', ...(args.length ? args : ['--demo'])], { stdio: 'inherit' });
+const api = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), 'serve', '--no-build', ...(args.length ? args : ['--demo'])], {
+  stdio: 'inherit',
+});
 const vite = await createServer({ configFile: join(root, 'vite.config.ts') });
 await vite.listen();
 vite.printUrls();

@@ -10,10 +10,16 @@ export async function runIndex(db: Db, dirs: readonly string[]): Promise<IndexSu
 }
 
 export function formatIndexSummary(s: IndexSummary): string {
-  return [
-    `roots: ${s.roots}; files seen: ${s.filesSeen} (${s.filesChanged} read, ${s.filesUnchanged} unchanged, ${s.filesRemoved} removed)`,
-    `failed: ${s.filesFailed}; still being written: ${s.filesInProgress}; symbolic links skipped: ${s.symlinksSkipped}`,
-    `read ${(s.bytesRead / 1e6).toFixed(1)} MB in ${(s.durationMs / 1000).toFixed(2)} s; findings added: ${s.findingsAdded}, removed: ${s.findingsRemoved}`,
-    `formats read: ${Object.entries(s.formats).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
-  ].join('\n') + '\n';
+  return (
+    [
+      `roots: ${s.roots}; files seen: ${s.filesSeen} (${s.filesChanged} read, ${s.filesUnchanged} unchanged, ${s.filesRemoved} removed)`,
+      `failed: ${s.filesFailed}; still being written: ${s.filesInProgress}; symbolic links skipped: ${s.symlinksSkipped}`,
+      `read ${(s.bytesRead / 1e6).toFixed(1)} MB in ${(s.durationMs / 1000).toFixed(2)} s; findings added: ${s.findingsAdded}, removed: ${s.findingsRemoved}`,
+      `formats read: ${
+        Object.entries(s.formats)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ') || 'none'
+      }`,
+    ].join('\n') + '\n'
+  );
 }

@@ -54,9 +54,20 @@ program
     }
   });
 
-interface FilterOptions { code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }
+interface FilterOptions {
+  code?: string[];
+  version?: string[];
+  model?: string[];
+  from?: string;
+  to?: string;
+  sidechain?: string;
+}
 const filtersOf = (o: FilterOptions) => ({
-  codes: o.code, versions: o.version, models: o.model, from: o.from, to: o.to,
+  codes: o.code,
+  versions: o.version,
+  models: o.model,
+  from: o.from,
+  to: o.to,
   sidechain: o.sidechain === undefined ? undefined : o.sidechain === 'sidechain',
 });
 
@@ -75,18 +86,20 @@ withFilterOptions(program.command('report'))
   .description('Print per-version and per-day counts, denominators and rates from the index.')
   .option('--db <file>', DB_HELP)
   .option('--json', 'print JSON')
-  .action(async (options: { db?: string; json?: boolean; code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }) => {
-    const { openDatabase, defaultDbPath } = await loadIndex();
-    const { buildReport, formatReport } = await import('./report-command');
-    const db = openDatabase(options.db ?? defaultDbPath());
-    try {
-      const filters = filtersOf(options);
-      const report = buildReport(db, filters);
-      process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatReport(report, filters));
-    } finally {
-      db.close();
-    }
-  });
+  .action(
+    async (options: { db?: string; json?: boolean; code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }) => {
+      const { openDatabase, defaultDbPath } = await loadIndex();
+      const { buildReport, formatReport } = await import('./report-command');
+      const db = openDatabase(options.db ?? defaultDbPath());
+      try {
+        const filters = filtersOf(options);
+        const report = buildReport(db, filters);
+        process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatReport(report, filters));
+      } finally {
+        db.close();
+      }
+    },
+  );
 
 withFilterOptions(program.command('export'))
   .description('Print an evidence report for a bug tracker (Markdown or JSON): counts, rates, regression verdicts and findings, redacted.')
@@ -103,7 +116,13 @@ withFilterOptions(program.command('export'))
     const { renderEvidenceMarkdown } = await import('../query/evidence-markdown');
     const { toolVersion } = await import('../tool-version');
     const { writeFileSync } = await import('node:fs');
-    const choices: Record<string, string[]> = { format: ['md', 'json'], files: ['keep', 'pseudonymize', 'omit'], lines: ['keep', 'omit'], digests: ['keep', 'omit'], models: ['keep', 'generalize'] };
+    const choices: Record<string, string[]> = {
+      format: ['md', 'json'],
+      files: ['keep', 'pseudonymize', 'omit'],
+      lines: ['keep', 'omit'],
+      digests: ['keep', 'omit'],
+      models: ['keep', 'generalize'],
+    };
     for (const [key, allowed] of Object.entries(choices)) {
       if (!allowed.includes((options as unknown as Record<string, string>)[key]!)) throw new InputError(`--${key} takes one of ${allowed.join(', ')}`);
     }
@@ -139,7 +158,13 @@ program
       const results = verifyReport(text, dirs, db);
       for (const r of results) process.stdout.write(`${r.status.padEnd(12)} #${r.index + 1} ${r.code} ${r.file ?? '-'}: ${r.reason}\n`);
       const counts = results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
-      process.stdout.write(`${results.length} findings: ${Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(', ') || 'none'}\n`);
+      process.stdout.write(
+        `${results.length} findings: ${
+          Object.entries(counts)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ') || 'none'
+        }\n`,
+      );
       process.exitCode = results.every((r) => r.status === 'match') ? 0 : 1;
     } finally {
       db.close();

@@ -89,7 +89,12 @@ export function formatScanTable(report: ScanReport): string {
   }
   if (report.errors.length > 0) {
     out.push('', 'Errors (these files contributed nothing and are not counted as clean):');
-    out.push(table(['file', 'line', 'code'], report.errors.map((e) => [e.file, e.line === null ? '-' : String(e.line), e.code])));
+    out.push(
+      table(
+        ['file', 'line', 'code'],
+        report.errors.map((e) => [e.file, e.line === null ? '-' : String(e.line), e.code]),
+      ),
+    );
   }
   const s = report.summary;
   out.push(
@@ -102,6 +107,10 @@ export function formatScanTable(report: ScanReport): string {
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

@@ -21,7 +21,6 @@ export interface VerifyResult {
   reason: string;
 }
 
-
 /** Line starts of the first `upTo` lines (plus the next), enough to digest lines ≤ upTo. */
 function lineStartsUpTo(path: string, upTo: number): LineStarts | null {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);

@@ -111,7 +111,12 @@ function shortHash(value: string): string {
 
 function messageTable(messages: readonly AssistantMessage[]): MessageTable {
   const counted = messages.filter((m) => !m.synthetic);
-  const table: MessageTable = { cells: [], cell: new Uint32Array(counted.length), hash: new BigInt64Array(counted.length), toolUse: new Uint8Array(counted.length) };
+  const table: MessageTable = {
+    cells: [],
+    cell: new Uint32Array(counted.length),
+    hash: new BigInt64Array(counted.length),
+    toolUse: new Uint8Array(counted.length),
+  };
   const index = new Map<string, number>();
   counted.forEach((m, i) => {
     const key = `${m.day}|${m.version}|${m.model}|${m.sidechain}`;
@@ -157,7 +162,13 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
     return { status: 'failed', bytes: scan.bytes, failure: { code: 'unreadable', line: null } };
   }
   const analysis: FileAnalysis = {
-    status: 'ok', format, bytes: scan.bytes, lineCount: lineStarts.count, endsWithNewline: true, assistantMessages: capture.messages.length, findings,
+    status: 'ok',
+    format,
+    bytes: scan.bytes,
+    lineCount: lineStarts.count,
+    endsWithNewline: true,
+    assistantMessages: capture.messages.length,
+    findings,
   };
   if (options.forIndex) {
     const cells = [...new Set(capture.messages.map((m) => m.model))].map((model) => ({ day: null, version: capture.version, model, sidechain: false }));

@@ -13,7 +13,12 @@ export const malformedRetryInjected: Detector = {
     for (const nudge of file.nudges) {
       const message = messageBefore(file, nudge.line, nudge.sidechain) ?? file.messages.find((m) => !m.synthetic);
       if (!message) continue; // a nudge in a file with no model message cannot be dated or linked
-      findings.push({ code: 'malformed_retry_injected', message, sourceLines: [nudge.line], details: { shape: shapeOf(messageBefore(file, nudge.line, nudge.sidechain)), wording: nudge.wording } });
+      findings.push({
+        code: 'malformed_retry_injected',
+        message,
+        sourceLines: [nudge.line],
+        details: { shape: shapeOf(messageBefore(file, nudge.line, nudge.sidechain)), wording: nudge.wording },
+      });
     }
     return findings;
   },

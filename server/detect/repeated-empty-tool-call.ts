@@ -37,7 +37,11 @@ export const repeatedEmptyToolCall: Detector = {
     for (const c of calls) {
       const qualifies = c.call.emptyInput && c.call.id !== '' && c.errorLine !== null;
       const prev = run[run.length - 1];
-      const continues = prev !== undefined && qualifies && prev.call.name === c.call.name && prev.message.sidechain === c.message.sidechain &&
+      const continues =
+        prev !== undefined &&
+        qualifies &&
+        prev.call.name === c.call.name &&
+        prev.message.sidechain === c.message.sidechain &&
         !file.prompts.some((p) => p > prev.call.line && p < c.call.line);
       if (!continues) flush();
       if (qualifies) run.push(c);

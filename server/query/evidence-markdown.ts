@@ -29,7 +29,10 @@ function rateTable(keyName: string, rows: EvidenceReport['by_version'], codes: s
 /** The report as Markdown that renders cleanly in a GitHub issue. */
 export function renderEvidenceMarkdown(r: EvidenceReport): string {
   const codes = r.definitions.map((d) => d.code);
-  const filters = Object.entries(r.filters).map(([k, v]) => `${k}=${v}`).join(', ') || 'none';
+  const filters =
+    Object.entries(r.filters)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ') || 'none';
   const out: string[] = [];
   out.push('## Lost tool calls: evidence report', '');
   out.push(
@@ -37,13 +40,27 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
       'Metadata only: no message text, thinking, tool input or output, and no path outside the scanned folders.',
     '',
   );
-  out.push(`Redaction: files=${r.redaction.files}, lines=${r.redaction.lines}, digests=${r.redaction.digests}, models=${r.redaction.models}. Filters: ${filters}.`, '');
+  out.push(
+    `Redaction: files=${r.redaction.files}, lines=${r.redaction.lines}, digests=${r.redaction.digests}, models=${r.redaction.models}. Filters: ${filters}.`,
+    '',
+  );
   out.push('### What was scanned', '');
   const s = r.scanned;
   out.push(
     table(
       ['folders', 'files scanned', 'files failed', 'files being written', 'assistant messages', 'tool-use turns', 'first day', 'last day'],
-      [[String(s.roots), String(s.files_ok), String(s.files_failed), String(s.files_in_progress), String(s.assistant_messages), String(s.tool_use_turns), s.first_day ?? '–', s.last_day ?? '–']],
+      [
+        [
+          String(s.roots),
+          String(s.files_ok),
+          String(s.files_failed),
+          String(s.files_in_progress),
+          String(s.assistant_messages),
+          String(s.tool_use_turns),
+          s.first_day ?? '–',
+          s.last_day ?? '–',
+        ],
+      ],
     ),
     '',
   );
@@ -66,10 +83,15 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
     table(
       header,
       shown.map((f) => [
-        f.code, f.day ?? '–', f.version ?? '–', f.model ?? '–',
+        f.code,
+        f.day ?? '–',
+        f.version ?? '–',
+        f.model ?? '–',
         ...(r.redaction.files !== 'omit' ? [f.file ? `\`${f.file}\`` : '–'] : []),
         ...(r.redaction.lines === 'keep' ? [f.lines ? (f.lines[0] === f.lines[1] ? String(f.lines[0]) : `${f.lines[0]}–${f.lines[1]}`) : '–'] : []),
-        f.block_types.join(', '), f.signed_thinking ? 'yes' : 'no', f.counted ? 'yes' : 'copy',
+        f.block_types.join(', '),
+        f.signed_thinking ? 'yes' : 'no',
+        f.counted ? 'yes' : 'copy',
         ...(r.redaction.digests === 'keep' ? [f.evidence_sha256 ? `\`${f.evidence_sha256}\`` : '–'] : []),
       ]),
     ),
@@ -77,6 +99,10 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
   if (r.findings.length > shown.length) out.push('', `${r.findings.length - shown.length} more findings are in the JSON report (\`format=json\`).`);
   out.push('', '### Definitions', '');
   for (const d of r.definitions) out.push(`- \`${d.code}\`: ${d.definition}`);
-  out.push('', 'Rates: per 1,000 tool-use turns (assistant messages whose stop reason is tool_use), 95% Wilson score intervals; a message copied into several files of one folder counts once ("copy" rows are listed, not counted).', '');
+  out.push(
+    '',
+    'Rates: per 1,000 tool-use turns (assistant messages whose stop reason is tool_use), 95% Wilson score intervals; a message copied into several files of one folder counts once ("copy" rows are listed, not counted).',
+    '',
+  );
   return out.join('\n');
 }

@@ -46,9 +46,7 @@ export function parseSide(spec: string, knownVersions: readonly string[]): Side 
 export function getComparison(db: Db, a: string, b: string, common: RateFilters): CompareResponse {
   const known = getRates(db, 'version', { ...common, codes: [] }).flatMap((r) => (r.key ? [r.key] : []));
   const sides = [parseSide(a, known), parseSide(b, known)] as const;
-  const summaries = sides.map((s) =>
-    getSummary(db, { ...common, ...(s.kind === 'versions' ? { versions: s.versions } : { from: s.from!, to: s.to! }) }),
-  );
+  const summaries = sides.map((s) => getSummary(db, { ...common, ...(s.kind === 'versions' ? { versions: s.versions } : { from: s.from!, to: s.to! }) }));
   const [sa, sb] = summaries as [ReturnType<typeof getSummary>, ReturnType<typeof getSummary>];
   return {
     a: { ...sides[0], assistant_messages: sa.assistant_messages, tool_use_turns: sa.tool_use_turns },

@@ -9,9 +9,23 @@ export interface FindingsPage {
 }
 
 interface FindingRow {
-  id: number; code: string; root_id: number; root: string; file: string; first_line: number; last_line: number;
-  source_lines: string; evidence_sha256: string; day: string; version: string; model: string; block_types: string;
-  signed_thinking: number; sidechain: number; counted: number; details: string;
+  id: number;
+  code: string;
+  root_id: number;
+  root: string;
+  file: string;
+  first_line: number;
+  last_line: number;
+  source_lines: string;
+  evidence_sha256: string;
+  day: string;
+  version: string;
+  model: string;
+  block_types: string;
+  signed_thinking: number;
+  sidechain: number;
+  counted: number;
+  details: string;
 }
 
 type PageParams = FilterParams & { after_day: string | null; after_id: number | null; limit: number };
@@ -57,10 +71,21 @@ function decodeCursor(cursor: string): [string, number] {
 
 function toFinding(r: FindingRow): Finding {
   return {
-    id: r.id, code: r.code, root_id: r.root_id, root: r.root, file: r.file, lines: [r.first_line, r.last_line],
-    source_lines: JSON.parse(r.source_lines) as number[], evidence_sha256: r.evidence_sha256, day: r.day || null,
-    version: r.version || null, model: r.model || null, block_types: JSON.parse(r.block_types) as string[],
-    signed_thinking: r.signed_thinking === 1, sidechain: r.sidechain === 1, counted: r.counted === 1,
+    id: r.id,
+    code: r.code,
+    root_id: r.root_id,
+    root: r.root,
+    file: r.file,
+    lines: [r.first_line, r.last_line],
+    source_lines: JSON.parse(r.source_lines) as number[],
+    evidence_sha256: r.evidence_sha256,
+    day: r.day || null,
+    version: r.version || null,
+    model: r.model || null,
+    block_types: JSON.parse(r.block_types) as string[],
+    signed_thinking: r.signed_thinking === 1,
+    sidechain: r.sidechain === 1,
+    counted: r.counted === 1,
     details: JSON.parse(r.details) as Finding['details'],
   };
 }

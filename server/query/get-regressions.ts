@@ -36,7 +36,20 @@ const fmtP = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 const sum = (cells: Cell[]) => cells.reduce((acc, c) => ({ k: acc.k + c.k, n: acc.n + c.n }), { k: 0, n: 0 });
 
 function empty(code: string, model: string | null, dimension: 'version' | 'day'): RegressionVerdict {
-  return { code, model, dimension, status: 'insufficient_data', last_good: null, first_bad: null, before: null, after: null, p_value: null, threshold: null, tests: 0, summary: '' };
+  return {
+    code,
+    model,
+    dimension,
+    status: 'insufficient_data',
+    last_good: null,
+    first_bad: null,
+    before: null,
+    after: null,
+    p_value: null,
+    threshold: null,
+    tests: 0,
+    summary: '',
+  };
 }
 
 /** The first version significantly above all earlier ones, or why none can be named. */
@@ -56,7 +69,12 @@ export function versionVerdict(code: string, model: string | null, cells: Cell[]
     if (p < threshold) {
       const after = sum(cells.slice(i));
       Object.assign(verdict, {
-        status: 'regression', last_good: cells[i - 1]!.key, first_bad: c.key, before: figures(before.k, before.n), after: figures(after.k, after.n), p_value: p,
+        status: 'regression',
+        last_good: cells[i - 1]!.key,
+        first_bad: c.key,
+        before: figures(before.k, before.n),
+        after: figures(after.k, after.n),
+        p_value: p,
       });
       verdict.summary = `${code}${model ? ` (${model})` : ''}: ${fmtRate(verdict.before!)} up to ${verdict.last_good} (n=${before.n}), ${fmtRate(verdict.after!)} from ${c.key} (n=${after.n}), p=${fmtP(p)} (one-sided Fisher exact, Bonferroni threshold ${fmtP(threshold)}).`;
       return verdict;
@@ -94,7 +112,12 @@ export function dayVerdict(code: string, model: string | null, cells: Cell[]): R
   }
   const after = { k: total.k - best.before.k, n: total.n - best.before.n };
   Object.assign(verdict, {
-    status: 'regression', last_good: cells[best.i - 1]!.key, first_bad: cells[best.i]!.key, before: figures(best.before.k, best.before.n), after: figures(after.k, after.n), p_value: best.p,
+    status: 'regression',
+    last_good: cells[best.i - 1]!.key,
+    first_bad: cells[best.i]!.key,
+    before: figures(best.before.k, best.before.n),
+    after: figures(after.k, after.n),
+    p_value: best.p,
   });
   verdict.summary = `${code}${model ? ` (${model})` : ''}: ${fmtRate(verdict.before!)} up to ${verdict.last_good} (n=${best.before.n}), ${fmtRate(verdict.after!)} from ${verdict.first_bad} (n=${after.n}), p=${fmtP(best.p)} (one-sided Fisher exact, Bonferroni threshold ${fmtP(threshold)}).`;
   return verdict;

@@ -16,7 +16,10 @@ function prepare(db: Db) {
     roots: db.prepare<{ roots: string | null }, { roots: number; never: number }>(`
       SELECT count(*) AS roots, sum(last_scan_at IS NULL) AS never FROM roots
       WHERE @roots IS NULL OR id IN (SELECT value FROM json_each(@roots))`),
-    denominators: db.prepare<FilterParams, { assistant_messages: number | null; tool_use_turns: number | null; first_day: string | null; last_day: string | null }>(`
+    denominators: db.prepare<
+      FilterParams,
+      { assistant_messages: number | null; tool_use_turns: number | null; first_day: string | null; last_day: string | null }
+    >(`
       SELECT sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns,
              min(nullif(c.day, '')) AS first_day, max(nullif(c.day, '')) AS last_day
       FROM root_cells rc JOIN cells c ON c.id = rc.cell_id

@@ -5,7 +5,10 @@ import type { Db } from '../store/database';
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 function prepare(db: Db) {
-  return db.prepare<{ roots: string | null }, { version: string; text_rows: number; tool_use_rows: number; unknown_row_types: string; unknown_block_types: string }>(`
+  return db.prepare<
+    { roots: string | null },
+    { version: string; text_rows: number; tool_use_rows: number; unknown_row_types: string; unknown_block_types: string }
+  >(`
     SELECT d.version, d.text_rows, d.tool_use_rows, d.unknown_row_types, d.unknown_block_types
     FROM file_diagnostics d JOIN files f ON f.id = d.file_id
     WHERE @roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots))`);

@@ -38,7 +38,8 @@ export function requestGuard(options: GuardOptions) {
       return reply.status(403).send(errorBody(403, 'forbidden_origin', 'requests from other sites are refused'));
     }
     if (origin !== undefined) {
-      if (!hosts.some((h) => origin.toLowerCase() === `http://${h}`)) return reply.status(403).send(errorBody(403, 'forbidden_origin', 'requests from other origins are refused'));
+      if (!hosts.some((h) => origin.toLowerCase() === `http://${h}`))
+        return reply.status(403).send(errorBody(403, 'forbidden_origin', 'requests from other origins are refused'));
       return;
     }
     const token = request.headers['x-tcf-token'];

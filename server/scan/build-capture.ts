@@ -38,7 +38,15 @@ export class CaptureBuilder {
         const m = event.message;
         if (!isObject(m) || typeof m.id !== 'string') return 'invalid_structure';
         this.closeOpenBlocks();
-        this.current = { index: this.messages.length, messageId: m.id, startLine: line, model: safeModelId(m.model), blocks: [], stopReason: null, stopLine: null };
+        this.current = {
+          index: this.messages.length,
+          messageId: m.id,
+          startLine: line,
+          model: safeModelId(m.model),
+          blocks: [],
+          stopReason: null,
+          stopLine: null,
+        };
         this.messages.push(this.current);
         return 'ok';
       }
@@ -46,8 +54,14 @@ export class CaptureBuilder {
         const b = event.content_block;
         if (!this.current || typeof event.index !== 'number' || !isObject(b) || typeof b.type !== 'string') return 'invalid_structure';
         const block: CaptureBlock = {
-          index: event.index, type: safeBlockType(b.type), toolUseId: b.type === 'tool_use' && typeof b.id === 'string' ? b.id : null,
-          startLine: line, stopLine: null, inputDeltas: 0, unparseable: false, parsedInput: undefined,
+          index: event.index,
+          type: safeBlockType(b.type),
+          toolUseId: b.type === 'tool_use' && typeof b.id === 'string' ? b.id : null,
+          startLine: line,
+          stopLine: null,
+          inputDeltas: 0,
+          unparseable: false,
+          parsedInput: undefined,
         };
         this.current.blocks.push(block);
         this.open.set(event.index, { block, json: '' });

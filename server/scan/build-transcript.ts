@@ -5,12 +5,35 @@ import type { AssistantMessage, HarnessNudge, ToolResultFact, TranscriptFile, Ve
 
 /** Row types Claude Code is known to write (FORMAT.md); others are counted, never a failure. */
 const KNOWN_ROW_TYPES = new Set([
-  'user', 'assistant', 'system', 'summary', 'file-history-snapshot', 'queue-operation', 'progress', 'attachment',
-  'permission-mode', 'last-prompt', 'ai-title', 'pr-link', 'mode', 'atis-latch', 'cost-state', 'agent-setting',
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'attachment',
+  'permission-mode',
+  'last-prompt',
+  'ai-title',
+  'pr-link',
+  'mode',
+  'atis-latch',
+  'cost-state',
+  'agent-setting',
 ]);
 const KNOWN_BLOCK_TYPES = new Set([
-  'text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'document', 'server_tool_use',
-  'web_search_tool_result', 'web_fetch_tool_result', 'tool_reference',
+  'text',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'tool_result',
+  'image',
+  'document',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'tool_reference',
 ]);
 const TYPE_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
 const typeName = (t: unknown) => (typeof t === 'string' && TYPE_NAME.test(t) ? t : 'other');

@@ -82,8 +82,20 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
   const roots = options.rootIds ? options.rootIds.map((id) => st.rootById.get(id)).filter((r): r is RootRow => r !== undefined) : st.allRoots.all();
   const scanId = st.startScan.get(roots.length === 1 ? roots[0]!.id : null, new Date(started).toISOString())!.id;
   const summary: IndexSummary = {
-    scanId, roots: roots.length, filesSeen: 0, filesUnchanged: 0, filesChanged: 0, filesRemoved: 0, filesFailed: 0,
-    filesInProgress: 0, bytesRead: 0, findingsAdded: 0, findingsRemoved: 0, symlinksSkipped: 0, durationMs: 0, formats: {},
+    scanId,
+    roots: roots.length,
+    filesSeen: 0,
+    filesUnchanged: 0,
+    filesChanged: 0,
+    filesRemoved: 0,
+    filesFailed: 0,
+    filesInProgress: 0,
+    bytesRead: 0,
+    findingsAdded: 0,
+    findingsRemoved: 0,
+    symlinksSkipped: 0,
+    durationMs: 0,
+    formats: {},
   };
   const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };
   const report = () => options.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
@@ -154,9 +166,17 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
     for (const root of roots) st.touchRoot.run(now, root.id);
     summary.durationMs = Date.now() - started;
     st.finishScan.run({
-      id: scanId, finished_at: now, duration_ms: summary.durationMs, status: 'done', files_seen: summary.filesSeen,
-      files_changed: summary.filesChanged, files_removed: summary.filesRemoved, files_failed: summary.filesFailed,
-      bytes_read: summary.bytesRead, findings_added: summary.findingsAdded, findings_removed: summary.findingsRemoved,
+      id: scanId,
+      finished_at: now,
+      duration_ms: summary.durationMs,
+      status: 'done',
+      files_seen: summary.filesSeen,
+      files_changed: summary.filesChanged,
+      files_removed: summary.filesRemoved,
+      files_failed: summary.filesFailed,
+      bytes_read: summary.bytesRead,
+      findings_added: summary.findingsAdded,
+      findings_removed: summary.findingsRemoved,
     });
   })();
   progress.phase = 'done';
@@ -239,8 +259,21 @@ function dropFileRows(st: IndexStatements, fileId: number): void {
 
 function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: string) {
   return {
-    root_id: rootId, rel_path: relPath, size, mtime_ms: mtimeMs, fingerprint, status: 'failed', error_code: code, error_line: line,
-    first_row_at: null, last_row_at: null, session_hash: null, sidechain: 0, assistant_messages: 0, findings: 0, indexed_at: now,
+    root_id: rootId,
+    rel_path: relPath,
+    size,
+    mtime_ms: mtimeMs,
+    fingerprint,
+    status: 'failed',
+    error_code: code,
+    error_line: line,
+    first_row_at: null,
+    last_row_at: null,
+    session_hash: null,
+    sidechain: 0,
+    assistant_messages: 0,
+    findings: 0,
+    indexed_at: now,
     format: 'transcript',
   };
 }
@@ -275,16 +308,32 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     if (failed) summary.filesFailed++;
     else summary.filesInProgress++;
     fileId = st.upsertFile.get({
-      ...base, status: analysis.status, error_code: failed ? analysis.failure.code : null, error_line: failed ? analysis.failure.line : null,
-      first_row_at: null, last_row_at: null, session_hash: null, sidechain: 0, assistant_messages: 0, findings: 0,
+      ...base,
+      status: analysis.status,
+      error_code: failed ? analysis.failure.code : null,
+      error_line: failed ? analysis.failure.line : null,
+      first_row_at: null,
+      last_row_at: null,
+      session_hash: null,
+      sidechain: 0,
+      assistant_messages: 0,
+      findings: 0,
     })!.id;
     dropFileRows(st, fileId);
   } else {
     const facts = analysis.facts!;
     const messages = analysis.messages!;
     fileId = st.upsertFile.get({
-      ...base, status: 'ok', error_code: null, error_line: null, first_row_at: facts.firstTimestamp, last_row_at: facts.lastTimestamp,
-      session_hash: facts.sessionHash, sidechain: facts.sidechain ? 1 : 0, assistant_messages: messages.hash.length, findings: analysis.findings.length,
+      ...base,
+      status: 'ok',
+      error_code: null,
+      error_line: null,
+      first_row_at: facts.firstTimestamp,
+      last_row_at: facts.lastTimestamp,
+      session_hash: facts.sessionHash,
+      sidechain: facts.sidechain ? 1 : 0,
+      assistant_messages: messages.hash.length,
+      findings: analysis.findings.length,
     })!.id;
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
@@ -295,9 +344,17 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     for (let i = 0; i < messages.hash.length; i++) st.insertMessage.run(fileId, messages.hash[i]!, cellIds[messages.cell[i]!]!, messages.toolUse[i]!);
     for (const f of analysis.findings) {
       st.insertFinding.run({
-        file_id: fileId, code: f.code, first_line: f.lines[0], last_line: f.lines[1], source_lines: JSON.stringify(f.sourceLines),
-        evidence_sha256: f.evidenceSha256, cell_id: cellIdFor(st, cells, f), block_types: JSON.stringify(f.blockTypes),
-        signed_thinking: f.signedThinking ? 1 : 0, message_hash: f.messageHash, details: JSON.stringify(f.details),
+        file_id: fileId,
+        code: f.code,
+        first_line: f.lines[0],
+        last_line: f.lines[1],
+        source_lines: JSON.stringify(f.sourceLines),
+        evidence_sha256: f.evidenceSha256,
+        cell_id: cellIdFor(st, cells, f),
+        block_types: JSON.stringify(f.blockTypes),
+        signed_thinking: f.signedThinking ? 1 : 0,
+        message_hash: f.messageHash,
+        details: JSON.stringify(f.details),
       });
     }
     summary.findingsAdded += analysis.findings.length;

@@ -27,14 +27,25 @@ export function prepareIndexStatements(db: Db) {
     labelTaken: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM roots WHERE label = ?'),
     insertRoot: db.prepare<[string, string, string], { id: number }>('INSERT INTO roots (path, label, added_at) VALUES (?, ?, ?) RETURNING id'),
     touchRoot: db.prepare<[string, number]>('UPDATE roots SET last_scan_at = ? WHERE id = ?'),
-    filesOfRoot: db.prepare<[number], FileRow>(
-      'SELECT id, rel_path, size, mtime_ms, fingerprint, status, findings FROM files WHERE root_id = ?',
-    ),
+    filesOfRoot: db.prepare<[number], FileRow>('SELECT id, rel_path, size, mtime_ms, fingerprint, status, findings FROM files WHERE root_id = ?'),
     upsertFile: db.prepare<
       {
-        root_id: number; rel_path: string; size: number; mtime_ms: number; fingerprint: string; status: string;
-        error_code: string | null; error_line: number | null; first_row_at: string | null; last_row_at: string | null;
-        session_hash: string | null; sidechain: number; assistant_messages: number; findings: number; indexed_at: string; format: string;
+        root_id: number;
+        rel_path: string;
+        size: number;
+        mtime_ms: number;
+        fingerprint: string;
+        status: string;
+        error_code: string | null;
+        error_line: number | null;
+        first_row_at: string | null;
+        last_row_at: string | null;
+        session_hash: string | null;
+        sidechain: number;
+        assistant_messages: number;
+        findings: number;
+        indexed_at: string;
+        format: string;
       },
       { id: number }
     >(`INSERT INTO files (root_id, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_at,
@@ -55,9 +66,7 @@ export function prepareIndexStatements(db: Db) {
     insertDiagnostics: db.prepare<[number, string, number, number, string, string]>(
       'INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types) VALUES (?, ?, ?, ?, ?, ?)',
     ),
-    cellId: db.prepare<[string, string, string, number], { id: number }>(
-      'SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?',
-    ),
+    cellId: db.prepare<[string, string, string, number], { id: number }>('SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?'),
     insertCell: db.prepare<[string, string, string, number], { id: number }>(
       'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',
     ),
@@ -66,21 +75,37 @@ export function prepareIndexStatements(db: Db) {
       'INSERT OR IGNORE INTO messages (file_id, message_hash, cell_id, tool_use_turn) VALUES (?, ?, ?, ?)',
     ),
     insertFinding: db.prepare<{
-      file_id: number; code: string; first_line: number; last_line: number; source_lines: string; evidence_sha256: string;
-      cell_id: number; block_types: string; signed_thinking: number; message_hash: bigint; details: string;
+      file_id: number;
+      code: string;
+      first_line: number;
+      last_line: number;
+      source_lines: string;
+      evidence_sha256: string;
+      cell_id: number;
+      block_types: string;
+      signed_thinking: number;
+      message_hash: bigint;
+      details: string;
     }>(`INSERT INTO findings (file_id, code, first_line, last_line, source_lines, evidence_sha256, cell_id, block_types,
                              signed_thinking, message_hash, details)
         VALUES (@file_id, @code, @first_line, @last_line, @source_lines, @evidence_sha256, @cell_id, @block_types,
                 @signed_thinking, @message_hash, @details)`),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    startScan: db.prepare<[number | null, string], { id: number }>(
-      "INSERT INTO scans (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id",
-    ),
+    startScan: db.prepare<[number | null, string], { id: number }>("INSERT INTO scans (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id"),
     interruptStaleScans: db.prepare<[]>("UPDATE scans SET status = 'interrupted' WHERE status = 'running'"),
     finishScan: db.prepare<{
-      id: number; finished_at: string; duration_ms: number; status: string; files_seen: number; files_changed: number;
-      files_removed: number; files_failed: number; bytes_read: number; findings_added: number; findings_removed: number;
+      id: number;
+      finished_at: string;
+      duration_ms: number;
+      status: string;
+      files_seen: number;
+      files_changed: number;
+      files_removed: number;
+      files_failed: number;
+      bytes_read: number;
+      findings_added: number;
+      findings_removed: number;
     }>(`UPDATE scans SET finished_at = @finished_at, duration_ms = @duration_ms, status = @status, files_seen = @files_seen,
           files_changed = @files_changed, files_removed = @files_removed, files_failed = @files_failed,
           bytes_read = @bytes_read, findings_added = @findings_added, findings_removed = @findings_removed

@@ -10,8 +10,21 @@ export class ScanBusyError extends Error {
 }
 
 const IDLE: ScanState = {
-  state: 'idle', scan_id: null, root_id: null, phase: null, files_done: 0, files_total: 0, bytes_done: 0, bytes_total: 0,
-  files_failed: 0, bytes_per_second: 0, eta_seconds: null, started_at: null, finished_at: null, findings_added: 0, findings_removed: 0,
+  state: 'idle',
+  scan_id: null,
+  root_id: null,
+  phase: null,
+  files_done: 0,
+  files_total: 0,
+  bytes_done: 0,
+  bytes_total: 0,
+  files_failed: 0,
+  bytes_per_second: 0,
+  eta_seconds: null,
+  started_at: null,
+  finished_at: null,
+  findings_added: 0,
+  findings_removed: 0,
 };
 
 /**
@@ -57,8 +70,15 @@ export class ScanRunner extends EventEmitter {
     }).then(
       (summary) => {
         this.state = {
-          ...this.state, state: 'done', scan_id: summary.scanId, phase: 'done', finished_at: new Date().toISOString(),
-          files_failed: summary.filesFailed, findings_added: summary.findingsAdded, findings_removed: summary.findingsRemoved, eta_seconds: 0,
+          ...this.state,
+          state: 'done',
+          scan_id: summary.scanId,
+          phase: 'done',
+          finished_at: new Date().toISOString(),
+          files_failed: summary.filesFailed,
+          findings_added: summary.findingsAdded,
+          findings_removed: summary.findingsRemoved,
+          eta_seconds: 0,
         };
         this.publish(true);
         return summary;
@@ -76,8 +96,14 @@ export class ScanRunner extends EventEmitter {
     const seconds = p.elapsedMs / 1000;
     const rate = seconds > 0 ? p.bytesDone / seconds : 0;
     this.state = {
-      ...this.state, phase: p.phase, files_done: p.filesDone, files_total: p.filesTotal, bytes_done: p.bytesDone,
-      bytes_total: p.bytesTotal, files_failed: p.filesFailed, bytes_per_second: rate,
+      ...this.state,
+      phase: p.phase,
+      files_done: p.filesDone,
+      files_total: p.filesTotal,
+      bytes_done: p.bytesDone,
+      bytes_total: p.bytesTotal,
+      files_failed: p.filesFailed,
+      bytes_per_second: rate,
       eta_seconds: rate > 0 ? (p.bytesTotal - p.bytesDone) / rate : null,
     };
     this.publish(p.phase !== 'indexing');

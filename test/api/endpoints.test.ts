@@ -27,16 +27,25 @@ const messagesIn = (pred: (c: DemoTruth['cells'][number]) => boolean) => sum(tru
 
 describe('GET endpoints return exact figures', () => {
   it('/api/health', async () => {
-    expect((await t.get('/api/health')).json).toEqual({ status: 'ok', tool_version: '9.9.9', detector_definitions_version: DETECTOR_DEFINITIONS_VERSION, demo: false });
+    expect((await t.get('/api/health')).json).toEqual({
+      status: 'ok',
+      tool_version: '9.9.9',
+      detector_definitions_version: DETECTOR_DEFINITIONS_VERSION,
+      demo: false,
+    });
   });
 
   it('/api/summary', async () => {
     const { json } = await t.get('/api/summary');
     expect(json).toMatchObject({
-      roots: 1, roots_never_scanned: 0, files_failed: 1, files_in_progress: 1,
+      roots: 1,
+      roots_never_scanned: 0,
+      files_failed: 1,
+      files_in_progress: 1,
       assistant_messages: messagesIn(() => true),
       tool_use_turns: sum(truth.cells.map((c) => c.tool_use_turns)),
-      first_day: truth.cells[0]!.day, last_day: truth.cells[truth.cells.length - 1]!.day,
+      first_day: truth.cells[0]!.day,
+      last_day: truth.cells[truth.cells.length - 1]!.day,
     });
     const missing = json.codes.find((c: { code: string }) => c.code === 'missing_tool_use_block');
     expect(missing.count).toBe(truth.counted_by_code.missing_tool_use_block);
@@ -56,7 +65,10 @@ describe('GET endpoints return exact figures', () => {
     expect(days.rows.map((r: RateRow) => r.key)).toEqual([...new Set(truth.cells.map((c) => c.day))].sort());
     expect(sum(days.rows.map((r: RateRow) => r.assistant_messages))).toBe(messagesIn(() => true));
     expect(days.version_markers.map((m: { version: string }) => m.version)).toEqual(['2.1.36', '2.1.37', '2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
-    const firstDay40 = truth.cells.filter((c) => c.version === '2.1.40').map((c) => c.day).sort()[0];
+    const firstDay40 = truth.cells
+      .filter((c) => c.version === '2.1.40')
+      .map((c) => c.day)
+      .sort()[0];
     expect(days.version_markers.find((m: { version: string }) => m.version === '2.1.40').first_day).toBe(firstDay40);
     const weeks = (await t.get('/api/timeline?bucket=week&from=2026-05-04&to=2026-05-17')).json;
     expect(weeks.rows.map((r: RateRow) => r.key)).toEqual(['2026-05-04', '2026-05-11']);
@@ -134,7 +146,12 @@ describe('GET endpoints return exact figures', () => {
     expect(seen[0]).toMatchObject({ root: 'projects', lines: expect.any(Array), evidence_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const desc = (await t.get('/api/findings?code=empty_tool_input_with_error_result')).json;
     expect(desc.items.every((f: Finding) => f.code === 'empty_tool_input_with_error_result')).toBe(true);
-    expect(desc.items.map((f: Finding) => f.day)).toEqual(desc.items.map((f: Finding) => f.day).sort().reverse());
+    expect(desc.items.map((f: Finding) => f.day)).toEqual(
+      desc.items
+        .map((f: Finding) => f.day)
+        .sort()
+        .reverse(),
+    );
   });
 
   it('/api/findings refuses a forged cursor', async () => {
@@ -145,7 +162,14 @@ describe('GET endpoints return exact figures', () => {
 
   it('/api/files lists failed and in-progress files with code and line', async () => {
     const { json } = await t.get('/api/files');
-    expect(json.items.map((f: { file: string; status: string; error_code: string | null; error_line: number | null }) => [f.file, f.status, f.error_code, f.error_line])).toEqual([
+    expect(
+      json.items.map((f: { file: string; status: string; error_code: string | null; error_line: number | null }) => [
+        f.file,
+        f.status,
+        f.error_code,
+        f.error_line,
+      ]),
+    ).toEqual([
       [truth.failed_files[0]!.file, 'failed', 'malformed_json', 2],
       [truth.in_progress_files[0]!, 'in_progress', null, null],
     ]);

@@ -21,7 +21,12 @@ describe('one error shape for every error', () => {
     ['forged host', { url: '/api/summary', headers: { host: 'evil.example' } }, 403, 'forbidden_host'],
     ['missing token', { url: '/api/scans', method: 'POST' }, 403, 'missing_token'],
     ['unknown root', { url: '/api/roots/999', method: 'DELETE', headers: { 'x-tcf-token': TOKEN } }, 404, 'not_found'],
-    ['malformed JSON body', { url: '/api/roots', method: 'POST', headers: { 'x-tcf-token': TOKEN, 'content-type': 'application/json' }, payload: '{"path":' }, 400, 'fst_err_ctp_invalid_json_body'],
+    [
+      'malformed JSON body',
+      { url: '/api/roots', method: 'POST', headers: { 'x-tcf-token': TOKEN, 'content-type': 'application/json' }, payload: '{"path":' },
+      400,
+      'fst_err_ctp_invalid_json_body',
+    ],
   ] as const)('%s → %i %s', async (_label, req, status, code) => {
     const r = await t.app.inject({ method: 'GET', ...req, headers: { host: HOST, ...('headers' in req ? req.headers : {}) } } as never);
     expect(r.statusCode).toBe(status);

@@ -34,36 +34,56 @@ afterAll(async () => {
 });
 
 const LEVELS = [
-  'files=keep', 'files=pseudonymize', 'files=omit', 'lines=omit', 'digests=omit', 'models=generalize',
-  'files=omit&lines=omit&digests=omit&models=generalize', '',
+  'files=keep',
+  'files=pseudonymize',
+  'files=omit',
+  'lines=omit',
+  'digests=omit',
+  'models=generalize',
+  'files=omit&lines=omit&digests=omit&models=generalize',
+  '',
 ];
 
 describe('evidence report', () => {
-  it.each(LEVELS.flatMap((l) => ['json', 'md'].map((f) => [l, f])))('redaction %j as %s: no canary, no absolute path, states its redaction', async (level, format) => {
-    const r = await t.get(`/api/export?format=${format}${level ? `&${level}` : ''}`);
-    expect(r.status).toBe(200);
-    expect(r.body).not.toContain(canary);
-    expect(r.body.toLowerCase()).not.toContain(marker);
-    expect(r.body).not.toContain(tmp);
-    const want = { files: 'pseudonymize', lines: 'keep', digests: 'keep', models: 'keep', ...Object.fromEntries(level.split('&').filter(Boolean).map((p) => p.split('='))) };
-    if (format === 'json') {
-      expect(Value.Check(EvidenceReport, r.json)).toBe(true);
-      expect(r.json.redaction).toEqual(want);
-      const f = r.json.findings[0];
-      expect('file' in f).toBe(want.files !== 'omit');
-      expect('lines' in f && 'source_lines' in f).toBe(want.lines === 'keep');
-      expect('evidence_sha256' in f).toBe(want.digests === 'keep');
-    } else {
-      expect(r.headers['content-type']).toContain('text/markdown');
-      expect(r.body).toContain(`Redaction: files=${want.files}, lines=${want.lines}, digests=${want.digests}, models=${want.models}.`);
-      expect(r.body).toContain('| version | assistant messages | tool-use turns |');
-    }
-    if (want.files !== 'keep') for (const name of fileNames) expect(r.body).not.toContain(name.split('/').pop()!);
-    if (want.models === 'generalize') {
-      expect(r.body).not.toMatch(/claude-(opus|sonnet|haiku)-\d/);
-      if (format === 'json') expect(r.body).toContain('"opus"');
-    }
-  });
+  it.each(LEVELS.flatMap((l) => ['json', 'md'].map((f) => [l, f])))(
+    'redaction %j as %s: no canary, no absolute path, states its redaction',
+    async (level, format) => {
+      const r = await t.get(`/api/export?format=${format}${level ? `&${level}` : ''}`);
+      expect(r.status).toBe(200);
+      expect(r.body).not.toContain(canary);
+      expect(r.body.toLowerCase()).not.toContain(marker);
+      expect(r.body).not.toContain(tmp);
+      const want = {
+        files: 'pseudonymize',
+        lines: 'keep',
+        digests: 'keep',
+        models: 'keep',
+        ...Object.fromEntries(
+          level
+            .split('&')
+            .filter(Boolean)
+            .map((p) => p.split('=')),
+        ),
+      };
+      if (format === 'json') {
+        expect(Value.Check(EvidenceReport, r.json)).toBe(true);
+        expect(r.json.redaction).toEqual(want);
+        const f = r.json.findings[0];
+        expect('file' in f).toBe(want.files !== 'omit');
+        expect('lines' in f && 'source_lines' in f).toBe(want.lines === 'keep');
+        expect('evidence_sha256' in f).toBe(want.digests === 'keep');
+      } else {
+        expect(r.headers['content-type']).toContain('text/markdown');
+        expect(r.body).toContain(`Redaction: files=${want.files}, lines=${want.lines}, digests=${want.digests}, models=${want.models}.`);
+        expect(r.body).toContain('| version | assistant messages | tool-use turns |');
+      }
+      if (want.files !== 'keep') for (const name of fileNames) expect(r.body).not.toContain(name.split('/').pop()!);
+      if (want.models === 'generalize') {
+        expect(r.body).not.toMatch(/claude-(opus|sonnet|haiku)-\d/);
+        if (format === 'json') expect(r.body).toContain('"opus"');
+      }
+    },
+  );
 
   it('pseudonyms are stable across exports and different for different files', async () => {
     const a = (await t.get('/api/export?format=json')).json.findings.map((f: { file: string }) => f.file);
@@ -97,7 +117,9 @@ describe('verify', () => {
     const parsed = JSON.parse(report) as { findings: Array<{ file: string; source_lines: number[] }> };
     const first = parsed.findings[0]!;
     const salt = pseudonymSalt(t.db);
-    const changedPath = readdirSync(work, { recursive: true }).map(String).find((n) => n.endsWith('.jsonl') && filePseudonym(salt, n) === first.file)!;
+    const changedPath = readdirSync(work, { recursive: true })
+      .map(String)
+      .find((n) => n.endsWith('.jsonl') && filePseudonym(salt, n) === first.file)!;
     expect(changedPath).toBeTruthy();
     const changedLine = first.source_lines[0]!;
     const lines = readFileSync(join(work, changedPath), 'utf8').split('\n');

@@ -25,8 +25,34 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-const FILTERS = ['', '?code=missing_tool_use_block', '?version=2.1.40,2.1.41', '?model=claude-opus-4-8', '?from=2026-05-01&to=2026-06-30', '?root=1', '?sidechain=sidechain', '?sidechain=main'];
-const ENDPOINTS = ['/api/health', '/api/summary', '/api/timeline', '/api/timeline?bucket=week', '/api/versions', '/api/version-models', '/api/models', '/api/findings', '/api/findings?sort=day_asc&limit=500', '/api/files', '/api/files?status=failed', '/api/diagnostics', '/api/scans/current', '/api/regressions', '/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42', '/api/compare?a=2026-05-01..2026-05-20&b=2026-05-21..2026-07-01'];
+const FILTERS = [
+  '',
+  '?code=missing_tool_use_block',
+  '?version=2.1.40,2.1.41',
+  '?model=claude-opus-4-8',
+  '?from=2026-05-01&to=2026-06-30',
+  '?root=1',
+  '?sidechain=sidechain',
+  '?sidechain=main',
+];
+const ENDPOINTS = [
+  '/api/health',
+  '/api/summary',
+  '/api/timeline',
+  '/api/timeline?bucket=week',
+  '/api/versions',
+  '/api/version-models',
+  '/api/models',
+  '/api/findings',
+  '/api/findings?sort=day_asc&limit=500',
+  '/api/files',
+  '/api/files?status=failed',
+  '/api/diagnostics',
+  '/api/scans/current',
+  '/api/regressions',
+  '/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42',
+  '/api/compare?a=2026-05-01..2026-05-20&b=2026-05-21..2026-07-01',
+];
 
 describe('no GET endpoint carries payload or an absolute path', () => {
   it('the index really holds findings and failures from the canary corpus', async () => {

@@ -16,7 +16,11 @@ describe('GET /api/scans/events', () => {
     const server = await startServer({ port: 0, db: join(tmp, 'sse.db'), webRoot: null, log: () => {} });
     try {
       const origin = `http://127.0.0.1:${server.port}`;
-      const added = await fetch(`${origin}/api/roots`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify({ path: join(tmp, 'projects') }) });
+      const added = await fetch(`${origin}/api/roots`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ path: join(tmp, 'projects') }),
+      });
       expect(added.status).toBe(201);
       const events = await fetch(`${origin}/api/scans/events`);
       expect(events.headers.get('content-type')).toContain('text/event-stream');

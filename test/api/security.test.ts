@@ -18,7 +18,12 @@ afterAll(async () => {
 });
 
 const inject = (opts: { method?: 'GET' | 'POST' | 'DELETE'; url: string; headers?: Record<string, string>; payload?: string | object }) =>
-  t.app.inject({ method: opts.method ?? 'GET', url: opts.url, headers: { host: HOST, ...opts.headers }, ...(opts.payload !== undefined ? { payload: opts.payload } : {}) });
+  t.app.inject({
+    method: opts.method ?? 'GET',
+    url: opts.url,
+    headers: { host: HOST, ...opts.headers },
+    ...(opts.payload !== undefined ? { payload: opts.payload } : {}),
+  });
 
 describe('requests a foreign page could forge are refused', () => {
   it.each([['evil.example:4319'], ['127.0.0.1:9999'], ['attacker.test'], ['']])('Host %j gets 403 on GET and POST (DNS rebinding)', async (host) => {
@@ -41,7 +46,12 @@ describe('requests a foreign page could forge are refused', () => {
   });
 
   it('refuses a cross-site form post', async () => {
-    const r = await inject({ method: 'POST', url: '/api/roots', headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' }, payload: 'path=/' });
+    const r = await inject({
+      method: 'POST',
+      url: '/api/roots',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
+      payload: 'path=/',
+    });
     expect(r.statusCode).toBe(403);
   });
 
@@ -65,14 +75,20 @@ describe('requests a foreign page could forge are refused', () => {
   });
 
   it('refuses an oversized body with 413', async () => {
-    const r = await inject({ method: 'POST', url: '/api/roots', headers: { 'x-tcf-token': TOKEN, 'content-type': 'application/json' }, payload: JSON.stringify({ path: 'x'.repeat(40_000) }) });
+    const r = await inject({
+      method: 'POST',
+      url: '/api/roots',
+      headers: { 'x-tcf-token': TOKEN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ path: 'x'.repeat(40_000) }),
+    });
     expect(r.statusCode).toBe(413);
     expect(r.json().error.statusCode).toBe(413);
   });
 
   it('limits the rate of scan starts', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 25; i++) statuses.push((await inject({ method: 'POST', url: '/api/scans', headers: { 'x-tcf-token': TOKEN }, payload: {} })).statusCode);
+    for (let i = 0; i < 25; i++)
+      statuses.push((await inject({ method: 'POST', url: '/api/scans', headers: { 'x-tcf-token': TOKEN }, payload: {} })).statusCode);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.slice(0, 20).every((s) => s === 202 || s === 409)).toBe(true);
     while ((await inject({ url: '/api/scans/current' })).json().state === 'running') await new Promise((r) => setTimeout(r, 20));
@@ -83,8 +99,24 @@ describe('root paths are validated and never echoed', () => {
   const add = (path: string) => inject({ method: 'POST', url: '/api/roots', headers: { 'x-tcf-token': TOKEN }, payload: { path } });
 
   it.each([
-    ['a symbolic link to a folder', 'symlink', () => { const p = join(tmp, 'link-SECRETNAME'); symlinkSync(fixturesRoot, p); return p; }],
-    ['a file', 'not_directory', () => { const p = join(tmp, 'file-SECRETNAME.jsonl'); writeFileSync(p, '{}\n'); return p; }],
+    [
+      'a symbolic link to a folder',
+      'symlink',
+      () => {
+        const p = join(tmp, 'link-SECRETNAME');
+        symlinkSync(fixturesRoot, p);
+        return p;
+      },
+    ],
+    [
+      'a file',
+      'not_directory',
+      () => {
+        const p = join(tmp, 'file-SECRETNAME.jsonl');
+        writeFileSync(p, '{}\n');
+        return p;
+      },
+    ],
     ['a missing folder', 'not_found', () => join(tmp, 'missing-SECRETNAME')],
   ])('%s is refused with %s', async (_label, code, make) => {
     const r = await add(make());
@@ -117,7 +149,9 @@ describe('binding', () => {
         request({ host: '127.0.0.1', port: server.port, path: '/api/health', headers: { host: 'rebound.example' } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
       expect(forged).toBe(403);
     } finally {
@@ -156,7 +190,9 @@ describe('binding elsewhere', () => {
         request({ host: '127.0.0.1', port: server.port, path: '/api/health', headers: { host: `0.0.0.0:${server.port}` } }, (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
-        }).on('error', reject).end();
+        })
+          .on('error', reject)
+          .end();
       });
       expect(status).toBe(200);
     } finally {

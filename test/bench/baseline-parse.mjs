@@ -22,9 +22,16 @@ for (const file of walk(process.argv[2])) {
     if (n === 0) break;
     const parts = (rest + decoder.write(buf.subarray(0, n))).split('\n');
     rest = parts.pop();
-    for (const p of parts) if (p.trim()) { JSON.parse(p); lines++; }
+    for (const p of parts)
+      if (p.trim()) {
+        JSON.parse(p);
+        lines++;
+      }
   }
-  if (rest.trim()) { JSON.parse(rest); lines++; }
+  if (rest.trim()) {
+    JSON.parse(rest);
+    lines++;
+  }
   closeSync(fd);
 }
 console.log(JSON.stringify({ lines }));

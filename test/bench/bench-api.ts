@@ -36,9 +36,21 @@ const url = await new Promise<string>((resolveUrl, reject) => {
 
 const rows: string[][] = [];
 try {
-  for (const path of ['/api/timeline', '/api/timeline?bucket=week&model=claude-opus-4-8', '/api/findings?limit=100', '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc']) {
+  for (const path of [
+    '/api/timeline',
+    '/api/timeline?bucket=week&model=claude-opus-4-8',
+    '/api/findings?limit=100',
+    '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc',
+  ]) {
     const result = await autocannon({ url: url.replace(/\/$/, '') + path, connections: 50, duration: 8 });
-    rows.push([path, String(result.latency.p50), String(result.latency.p99), result.requests.average.toFixed(0), String(result.non2xx), result.latency.p99 < 50 ? 'yes' : 'NO']);
+    rows.push([
+      path,
+      String(result.latency.p50),
+      String(result.latency.p99),
+      result.requests.average.toFixed(0),
+      String(result.non2xx),
+      result.latency.p99 < 50 ? 'yes' : 'NO',
+    ]);
   }
 } finally {
   server.kill();

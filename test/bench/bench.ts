@@ -107,7 +107,10 @@ add('re-index, nothing changed', again, `${((again.seconds / full.seconds) * 100
 const dbBytes = ['', '-wal'].reduce((n, s) => n + (existsSync(dbPath + s) ? statSync(dbPath + s).size : 0), 0);
 rows.push(['database size', '', '', '', `${(dbBytes / 1e6).toFixed(2)} MB = ${((dbBytes / (mb * 1e6)) * 100).toFixed(2)}% of the corpus (target < 2%)`]);
 if (!process.env.BENCH_SKIP_PEER) {
-  const peer = measure(['-e', `require('child_process').execFileSync('npx', ['--yes', 'ccusage@18.0.11', 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: ${JSON.stringify(dirname(main))} }, stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 })`]);
+  const peer = measure([
+    '-e',
+    `require('child_process').execFileSync('npx', ['--yes', 'ccusage@18.0.11', 'daily', '--json', '--offline'], { env: { ...process.env, CLAUDE_CONFIG_DIR: ${JSON.stringify(dirname(main))} }, stdio: ['ignore', 'ignore', 'inherit'], maxBuffer: 1 << 30 })`,
+  ]);
   add('peer: npx ccusage@18.0.11 daily --json --offline', peer, 'reference only (tokens, not findings); RSS is npx, not its child');
 }
 

@@ -34,7 +34,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
   let base: string;
   const networkLeaks: string[] = [];
   const consoleErrors: string[] = [];
-  const api = async <T,>(path: string) => (await (await fetch(base + path)).json()) as T;
+  const api = async <T>(path: string) => (await (await fetch(base + path)).json()) as T;
 
   beforeAll(async () => {
     await ensureWebBuild(() => {});
@@ -145,9 +145,11 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await findings.getByRole('button', { name: 'empty tool input with error result' }).click();
     await expect.poll(() => findings.url()).toContain('code=missing_tool_use_block');
     expect(findings.url()).not.toContain('empty_tool_input_with_error_result');
-    await expect.poll(() => findings.locator('[data-testid="findings-total"]').textContent()).toContain(
-      `${(await (await fetch(`${base}/api/findings?limit=1&code=${FINDING_CODES.filter((c) => c !== 'empty_tool_input_with_error_result').join(',')}`)).json()).total} findings`,
-    );
+    await expect
+      .poll(() => findings.locator('[data-testid="findings-total"]').textContent())
+      .toContain(
+        `${(await (await fetch(`${base}/api/findings?limit=1&code=${FINDING_CODES.filter((c) => c !== 'empty_tool_input_with_error_result').join(',')}`)).json()).total} findings`,
+      );
     const codes = await findings.locator('[data-testid="finding-row"] [role="cell"]:first-child').allTextContents();
     expect(codes.length).toBeGreaterThan(0);
     expect(codes).not.toContain('empty tool input with error result');
@@ -186,9 +188,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
       new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await page.getByRole('button', { name: 'Scan all' }).click();
-    await expect
-      .poll(() => page.locator('main [data-testid="scan-progress"]').getAttribute('data-state'), { timeout: 60_000 })
-      .toBe('done');
+    await expect.poll(() => page.locator('main [data-testid="scan-progress"]').getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
     const seen = new Set(await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress));
     expect(seen.size).toBeGreaterThan(2);
     expect(await page.locator('main [data-testid="scan-progress"]').getAttribute('data-state')).toBe('done');

@@ -19,8 +19,7 @@ afterAll(() => {
 
 const fromBundle = (args: string[]) =>
   spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir } });
-const fromSource = (args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], { encoding: 'utf8' });
+const fromSource = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], { encoding: 'utf8' });
 
 function newestMtime(path: string): number {
   const stat = statSync(path);

@@ -7,7 +7,9 @@ describe('index progress line (stderr, terminals only)', () => {
     expect(line).toBe('[#####...............] 50/200 files, 75.0/300.0 MB, 15.0 MB/s, ETA 0:15, 2 failed');
   });
   it('says nothing it cannot know yet', () => {
-    expect(formatProgress({ phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 }, 4)).toBe('[....] 0/0 files, 0.0/0.0 MB, 0.0 MB/s, ETA --:--');
+    expect(formatProgress({ phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 }, 4)).toBe(
+      '[....] 0/0 files, 0.0/0.0 MB, 0.0 MB/s, ETA --:--',
+    );
     expect(formatDuration(125)).toBe('2:05');
   });
 });

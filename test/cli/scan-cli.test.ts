@@ -113,9 +113,7 @@ describe('scan inputs', () => {
   });
 
   it('gives identical bytes the same evidence digest and different bytes a different one', () => {
-    const [session, copy] = ['session.jsonl', 'agent-copy.jsonl'].map(
-      (f) => runScan([join(missingDir, 'same-id-two-files', f)]).findings[0]!.evidence_sha256,
-    );
+    const [session, copy] = ['session.jsonl', 'agent-copy.jsonl'].map((f) => runScan([join(missingDir, 'same-id-two-files', f)]).findings[0]!.evidence_sha256);
     expect(session).not.toBe(copy);
     const dir = join(tmp, 'twins');
     mkdirSync(dir);

@@ -12,11 +12,30 @@ const file = (messages: AssistantMessage[], results: TranscriptFile['toolResults
 
 describe('empty_tool_input_with_error_result rule', () => {
   it('pairs the call with the first error result after it', () => {
-    const found = emptyToolInputWithErrorResult.detect(file([call('a', true, 3)], [{ toolUseId: 'a', isError: true, line: 1, internalError: false }, { toolUseId: 'a', isError: true, line: 7, internalError: false }, { toolUseId: 'a', isError: true, line: 9, internalError: false }]));
+    const found = emptyToolInputWithErrorResult.detect(
+      file(
+        [call('a', true, 3)],
+        [
+          { toolUseId: 'a', isError: true, line: 1, internalError: false },
+          { toolUseId: 'a', isError: true, line: 7, internalError: false },
+          { toolUseId: 'a', isError: true, line: 9, internalError: false },
+        ],
+      ),
+    );
     expect(found.map((f) => f.sourceLines)).toEqual([[3, 7]]);
   });
   it('ignores a successful result and a result for another call', () => {
-    expect(emptyToolInputWithErrorResult.detect(file([call('a', true, 3)], [{ toolUseId: 'a', isError: false, line: 5, internalError: false }, { toolUseId: 'b', isError: true, line: 6, internalError: false }]))).toEqual([]);
+    expect(
+      emptyToolInputWithErrorResult.detect(
+        file(
+          [call('a', true, 3)],
+          [
+            { toolUseId: 'a', isError: false, line: 5, internalError: false },
+            { toolUseId: 'b', isError: true, line: 6, internalError: false },
+          ],
+        ),
+      ),
+    ).toEqual([]);
   });
   it('ignores a call with arguments even when it errs', () => {
     expect(emptyToolInputWithErrorResult.detect(file([call('a', false, 3)], [{ toolUseId: 'a', isError: true, line: 5, internalError: false }]))).toEqual([]);

@@ -30,7 +30,7 @@ describe('README documents the API', () => {
     const db = openDatabase(':memory:');
     const app = await buildApp({ db, token: 't', allowedHosts: [] });
     await app.ready();
-    const routes = ((app as unknown as { routeList: string[] }).routeList).filter((r) => r.includes(' /api/')).sort();
+    const routes = (app as unknown as { routeList: string[] }).routeList.filter((r) => r.includes(' /api/')).sort();
     await app.close();
     db.close();
     const start = readme.indexOf('\n## Dashboard and API\n');

@@ -23,7 +23,10 @@ describe('scan never prints payload', () => {
     expect(output).toContain('invalid_utf8');
     expect(output).toContain('malformed_json');
     expect(output).toContain('invalid_structure');
-    const outsideRoot = output.replaceAll(/-home-CANARY[0-9A-F]{12}-project/g, '<project>').replaceAll(/session-CANARY[0-9A-F]{12}/g, '<session>').replaceAll(/agent-CANARY[0-9A-F]{12}/g, '<agent>');
+    const outsideRoot = output
+      .replaceAll(/-home-CANARY[0-9A-F]{12}-project/g, '<project>')
+      .replaceAll(/session-CANARY[0-9A-F]{12}/g, '<session>')
+      .replaceAll(/agent-CANARY[0-9A-F]{12}/g, '<agent>');
     expect(outsideRoot).not.toContain(canary);
     expect(output).not.toContain(tmp);
   });

@@ -26,7 +26,12 @@ describe('readLines', () => {
     const { outcome, lines, starts } = read('a\r\n\nbb\nccc');
     expect(lines).toEqual(['a\r', '', 'bb', 'ccc']);
     expect(outcome).toMatchObject({ lines: 4, endsWithNewline: false, bytes: 10, invalidUtf8Line: null });
-    expect([1, 2, 3, 4].map((n) => starts.span(n))).toEqual([[0, 3], [3, 4], [4, 7], [7, 10]]);
+    expect([1, 2, 3, 4].map((n) => starts.span(n))).toEqual([
+      [0, 3],
+      [3, 4],
+      [4, 7],
+      [7, 10],
+    ]);
   });
 
   it('reassembles lines that cross the 4 MiB read boundary, multi-byte characters included', () => {

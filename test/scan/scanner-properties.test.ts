@@ -33,10 +33,14 @@ type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
 function apply(buf: Buffer, m: Mutation): Buffer {
   const at = 'at' in m ? (buf.length === 0 ? 0 : m.at % buf.length) : 0;
   switch (m.kind) {
-    case 'flip': return Buffer.concat([buf.subarray(0, at), Buffer.from([m.byte]), buf.subarray(at + 1)]);
-    case 'delete': return Buffer.concat([buf.subarray(0, at), buf.subarray(at + m.length)]);
-    case 'insert': return Buffer.concat([buf.subarray(0, at), Buffer.from(m.bytes), buf.subarray(at)]);
-    case 'truncate': return buf.subarray(0, at);
+    case 'flip':
+      return Buffer.concat([buf.subarray(0, at), Buffer.from([m.byte]), buf.subarray(at + 1)]);
+    case 'delete':
+      return Buffer.concat([buf.subarray(0, at), buf.subarray(at + m.length)]);
+    case 'insert':
+      return Buffer.concat([buf.subarray(0, at), Buffer.from(m.bytes), buf.subarray(at)]);
+    case 'truncate':
+      return buf.subarray(0, at);
     case 'duplicateLine': {
       const lines = buf.toString('latin1').split('\n');
       lines.splice(m.at % lines.length, 0, lines[m.at % lines.length]!);
@@ -54,22 +58,27 @@ describe('property: damaged transcripts never crash the scanner', () => {
   it('every mutated file ends ok (with findings or none), failed with a known code and a line, or in progress', () => {
     let n = 0;
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: seeds.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), fc.boolean(), (seed, mutations, forIndex) => {
-        const bytes = mutations.reduce<Buffer>((b, m) => apply(b, m), seeds[seed]!);
-        const path = join(tmp, `m${n++}.jsonl`);
-        writeFileSync(path, bytes);
-        const a = analyseFile(path, { forIndex });
-        if (a.status === 'failed') {
-          expect(SCAN_ERROR_CODES).toContain(a.failure.code);
-          if (a.failure.code !== 'unreadable') expect(a.failure.line).toBeGreaterThan(0);
-        } else if (a.status === 'in_progress') {
-          expect(forIndex).toBe(true);
-          expect(bytes.at(-1)).not.toBe(0x0a);
-        } else {
-          for (const f of a.findings) expect(f.evidenceSha256).toMatch(/^[0-9a-f]{64}$/);
-        }
-        rmSync(path);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: seeds.length - 1 }),
+        fc.array(mutation, { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (seed, mutations, forIndex) => {
+          const bytes = mutations.reduce<Buffer>((b, m) => apply(b, m), seeds[seed]!);
+          const path = join(tmp, `m${n++}.jsonl`);
+          writeFileSync(path, bytes);
+          const a = analyseFile(path, { forIndex });
+          if (a.status === 'failed') {
+            expect(SCAN_ERROR_CODES).toContain(a.failure.code);
+            if (a.failure.code !== 'unreadable') expect(a.failure.line).toBeGreaterThan(0);
+          } else if (a.status === 'in_progress') {
+            expect(forIndex).toBe(true);
+            expect(bytes.at(-1)).not.toBe(0x0a);
+          } else {
+            for (const f of a.findings) expect(f.evidenceSha256).toMatch(/^[0-9a-f]{64}$/);
+          }
+          rmSync(path);
+        },
+      ),
       { numRuns: 300, seed: 20261202 },
     );
   });
@@ -77,7 +86,10 @@ describe('property: damaged transcripts never crash the scanner', () => {
 
 describe('property: duplicate keys', () => {
   it('JSON that JSON.stringify wrote never has a duplicate key', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => !hasDuplicateKey(JSON.stringify(v), JSON.parse(JSON.stringify(v)))), { numRuns: 500, seed: 7 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => !hasDuplicateKey(JSON.stringify(v), JSON.parse(JSON.stringify(v)))),
+      { numRuns: 500, seed: 7 },
+    );
   });
   it('repeating any key of any object is always caught', () => {
     fc.assert(

@@ -15,7 +15,19 @@ const rows = [
   { type: 'user', version: '2.1.1', message: { role: 'user', content: 'hi' } },
   { type: 'assistant', version: '2.1.1', message: { id: 'm1', content: [{ type: 'text', text: 'a' }], stop_reason: null } },
   { type: 'assistant', version: '2.1.1', message: { id: 'm1', content: [{ type: 'tool_use', id: 't', name: 'X', input: {} }], stop_reason: 'tool_use' } },
-  { type: 'assistant', version: '2.1.2', message: { id: 'm2', content: [{ type: 'tool_use', id: 'u', name: 'X', input: {} }, { type: 'fancy_new_block', x: 1 }, { type: 'Secret Name', y: 2 }], stop_reason: 'tool_use' } },
+  {
+    type: 'assistant',
+    version: '2.1.2',
+    message: {
+      id: 'm2',
+      content: [
+        { type: 'tool_use', id: 'u', name: 'X', input: {} },
+        { type: 'fancy_new_block', x: 1 },
+        { type: 'Secret Name', y: 2 },
+      ],
+      stop_reason: 'tool_use',
+    },
+  },
   { type: 'brand-new-row', version: '2.1.2' },
   { type: 'ANOTHER secret', version: '2.1.2' },
   { type: 'summary', summary: 's' },
@@ -37,9 +49,18 @@ describe('per-version diagnostics', () => {
     expect(d).toEqual([
       { version: '2.1.1', text_rows: 1, tool_use_rows: 1, text_rows_per_tool_use_row: 1, unknown_row_types: [], unknown_block_types: [] },
       {
-        version: '2.1.2', text_rows: 0, tool_use_rows: 1, text_rows_per_tool_use_row: 0,
-        unknown_row_types: [{ type: 'brand-new-row', count: 1 }, { type: 'other', count: 1 }],
-        unknown_block_types: [{ type: 'fancy_new_block', count: 1 }, { type: 'other', count: 1 }],
+        version: '2.1.2',
+        text_rows: 0,
+        tool_use_rows: 1,
+        text_rows_per_tool_use_row: 0,
+        unknown_row_types: [
+          { type: 'brand-new-row', count: 1 },
+          { type: 'other', count: 1 },
+        ],
+        unknown_block_types: [
+          { type: 'fancy_new_block', count: 1 },
+          { type: 'other', count: 1 },
+        ],
       },
     ]);
   });

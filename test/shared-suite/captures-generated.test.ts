@@ -16,15 +16,37 @@ const CODES = ['zero_delta_tool_use', 'tool_use_stop_without_block', 'unparseabl
 describe.runIf(requireSharedOrSkip('stream captures from gen-captures.mjs'))('stream captures (../shared/bench/gen-captures.mjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tcf-captures-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const r = spawnSync(process.execPath, [join(sharedDir, 'bench/gen-captures.mjs'), '--out', dir, '--runs', '300', '--seed', '9', '--canary', 'CAPTURECANARY', '--quiet']);
+  const r = spawnSync(process.execPath, [
+    join(sharedDir, 'bench/gen-captures.mjs'),
+    '--out',
+    dir,
+    '--runs',
+    '300',
+    '--seed',
+    '9',
+    '--canary',
+    'CAPTURECANARY',
+    '--quiet',
+  ]);
   if (r.status !== 0) throw new Error('gen-captures failed');
-  const truth = JSON.parse(readFileSync(join(dir, 'captures-truth.json'), 'utf8')) as { findings: Array<{ file: string; code: string; lines: number[] }>; totals: { messages: number } };
+  const truth = JSON.parse(readFileSync(join(dir, 'captures-truth.json'), 'utf8')) as {
+    findings: Array<{ file: string; code: string; lines: number[] }>;
+    totals: { messages: number };
+  };
   const report = runScan([join(dir, 'captures')]);
 
   it.each(CODES)('%s: exactly the injected findings, at their lines', (code) => {
-    const want = truth.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.lines.join(',')}`).sort();
+    const want = truth.findings
+      .filter((f) => f.code === code)
+      .map((f) => `${f.file}:${f.lines.join(',')}`)
+      .sort();
     expect(want.length).toBeGreaterThan(0);
-    expect(report.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.source_lines.join(',')}`).sort()).toEqual(want);
+    expect(
+      report.findings
+        .filter((f) => f.code === code)
+        .map((f) => `${f.file}:${f.source_lines.join(',')}`)
+        .sort(),
+    ).toEqual(want);
   });
 
   it('replays every message, finds nothing else, and prints no payload', () => {

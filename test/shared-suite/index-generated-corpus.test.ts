@@ -24,7 +24,13 @@ describe.runIf(requireSharedOrSkip('index on a generated corpus'))('index on a g
   });
 
   it('stores assistant messages and tool-use turns per day × version × model exactly as truth.json', () => {
-    const want = corpus.truth.cells.map(({ day, version, model, assistant_messages, tool_use_turns }) => ({ day, version, model, assistant_messages, tool_use_turns }));
+    const want = corpus.truth.cells.map(({ day, version, model, assistant_messages, tool_use_turns }) => ({
+      day,
+      version,
+      model,
+      assistant_messages,
+      tool_use_turns,
+    }));
     expect(cellTotals(db)).toEqual(want);
   });
 

@@ -18,8 +18,14 @@ describe.runIf(requireSharedOrSkip('scan on a generated corpus'))('scan on a gen
   });
 
   it.each(CORE)('finds exactly the injected %s failures, at their lines', (code) => {
-    const want = corpus.truth.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.lines.join(',')}`).sort();
-    const got = report.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.source_lines.join(',')}`).sort();
+    const want = corpus.truth.findings
+      .filter((f) => f.code === code)
+      .map((f) => `${f.file}:${f.lines.join(',')}`)
+      .sort();
+    const got = report.findings
+      .filter((f) => f.code === code)
+      .map((f) => `${f.file}:${f.source_lines.join(',')}`)
+      .sort();
     expect(want.length).toBeGreaterThan(0);
     expect(got).toEqual(want);
   });

@@ -48,13 +48,15 @@ describe('crash recovery', () => {
       const partial = db.prepare('SELECT count(*) AS n FROM files').get() as { n: number };
       expect(partial.n).toBeLessThan(1500); // it really was cut short (there are more files than sessions)
       // Every file row agrees with the rows written with it: one transaction per file.
-      const disagreeing = db.prepare(`SELECT count(*) AS n FROM files f
+      const disagreeing = db
+        .prepare(`SELECT count(*) AS n FROM files f
         WHERE f.assistant_messages <> (SELECT count(*) FROM messages m WHERE m.file_id = f.id)
-           OR f.findings <> (SELECT count(*) FROM findings x WHERE x.file_id = f.id)`).get() as { n: number };
+           OR f.findings <> (SELECT count(*) FROM findings x WHERE x.file_id = f.id)`)
+        .get() as { n: number };
       expect(disagreeing.n).toBe(0);
 
       await indexRoots(db, { analyser: 'inline' });
-      expect(db.prepare("SELECT status FROM scans ORDER BY id").all()).toEqual([{ status: 'interrupted' }, { status: 'done' }]);
+      expect(db.prepare('SELECT status FROM scans ORDER BY id').all()).toEqual([{ status: 'interrupted' }, { status: 'done' }]);
       const clean = openDatabase(join(tmp, 'clean.db'));
       try {
         addRoot(clean, projects);

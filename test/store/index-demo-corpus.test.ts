@@ -36,14 +36,20 @@ describe('index of a generated corpus (exact against its truth)', () => {
     const rows = getRates(db, 'version');
     const totals = Object.fromEntries(Object.keys(truth.counted_by_code).map((code) => [code, countOf(rows, code)]));
     expect(totals).toEqual(truth.counted_by_code);
-    const listed = db.prepare('SELECT f.rel_path AS file, fi.code, fi.source_lines FROM findings fi JOIN files f ON f.id = fi.file_id').all() as Array<{ file: string; code: string; source_lines: string }>;
+    const listed = db.prepare('SELECT f.rel_path AS file, fi.code, fi.source_lines FROM findings fi JOIN files f ON f.id = fi.file_id').all() as Array<{
+      file: string;
+      code: string;
+      source_lines: string;
+    }>;
     const key = (x: { file: string; code: string; lines: number[] }) => `${x.file}|${x.code}|${x.lines.join(',')}`;
     expect(listed.map((l) => key({ ...l, lines: JSON.parse(l.source_lines) as number[] })).sort()).toEqual(truth.findings.map(key).sort());
     expect(listed.length).toBeGreaterThan(Object.values(truth.counted_by_code).reduce((a, b) => a + b, 0));
   });
 
   it('records the failed file with its code and line, and the file being written as in progress', () => {
-    const rows = db.prepare("SELECT rel_path, status, error_code, error_line, assistant_messages, findings FROM files WHERE status <> 'ok' ORDER BY rel_path").all();
+    const rows = db
+      .prepare("SELECT rel_path, status, error_code, error_line, assistant_messages, findings FROM files WHERE status <> 'ok' ORDER BY rel_path")
+      .all();
     expect(rows).toEqual([
       { rel_path: truth.failed_files[0]!.file, status: 'failed', error_code: 'malformed_json', error_line: 2, assistant_messages: 0, findings: 0 },
       { rel_path: truth.in_progress_files[0]!, status: 'in_progress', error_code: null, error_line: null, assistant_messages: 0, findings: 0 },

@@ -54,7 +54,13 @@ describe('incremental indexing equals indexing from scratch', () => {
   it('an appended file', async () => {
     const path = fileWithFinding();
     const rows = readFileSync(path, 'utf8').trimEnd().split('\n');
-    appendFileSync(path, rows.slice(0, 3).map((r) => r.replace(/"msg_[0-9a-f]+"/, '"msg_appended0001"')).join('\n') + '\n');
+    appendFileSync(
+      path,
+      rows
+        .slice(0, 3)
+        .map((r) => r.replace(/"msg_[0-9a-f]+"/, '"msg_appended0001"'))
+        .join('\n') + '\n',
+    );
     await indexRoots(db, { analyser: 'inline' });
     expect(dumpIndex(db)).toEqual(await fresh());
   });
@@ -86,7 +92,12 @@ describe('incremental indexing equals indexing from scratch', () => {
     writeFileSync(path, rows.join('\n') + '\n');
     await indexRoots(db, { analyser: 'inline' });
     const rel = path.slice(work.length + 1);
-    const file = db.prepare('SELECT id, status, error_code, error_line FROM files WHERE rel_path = ?').get(rel) as { id: number; status: string; error_code: string; error_line: number };
+    const file = db.prepare('SELECT id, status, error_code, error_line FROM files WHERE rel_path = ?').get(rel) as {
+      id: number;
+      status: string;
+      error_code: string;
+      error_line: number;
+    };
     expect(file).toMatchObject({ status: 'failed', error_code: 'duplicate_key', error_line: at + 1 });
     expect(db.prepare('SELECT count(*) AS n FROM messages WHERE file_id = ?').get(file.id)).toEqual({ n: 0 });
     expect(db.prepare('SELECT count(*) AS n FROM findings WHERE file_id = ?').get(file.id)).toEqual({ n: 0 });
@@ -97,7 +108,8 @@ describe('incremental indexing equals indexing from scratch', () => {
     const resumed = truth.findings.find((f) => f.file.includes('resumed'))!.file;
     const original = join(work, resumed.replace('-resumed.jsonl', '.jsonl'));
     const countedBefore = (db.prepare('SELECT sum(assistant_messages) AS n FROM root_cells').get() as { n: number }).n;
-    const originalMessages = (db.prepare('SELECT assistant_messages AS n FROM files WHERE rel_path = ?').get(original.slice(work.length + 1)) as { n: number }).n;
+    const originalMessages = (db.prepare('SELECT assistant_messages AS n FROM files WHERE rel_path = ?').get(original.slice(work.length + 1)) as { n: number })
+      .n;
     unlinkSync(original);
     await indexRoots(db, { analyser: 'inline' });
     // The original's messages live on in the copy, so the deduplicated count does not move.

@@ -24,7 +24,14 @@ export async function testApp(roots: string[], options: { demo?: boolean } = {})
   const db = openDatabase(join(dir, 'index.db'));
   for (const root of roots) addRoot(db, root);
   await indexRoots(db, { analyser: 'inline' });
-  const app = await buildApp({ db, token: TOKEN, allowedHosts: [HOST, 'localhost:4319'], demo: options.demo ?? false, toolVersion: '9.9.9', analyser: 'inline' });
+  const app = await buildApp({
+    db,
+    token: TOKEN,
+    allowedHosts: [HOST, 'localhost:4319'],
+    demo: options.demo ?? false,
+    toolVersion: '9.9.9',
+    analyser: 'inline',
+  });
   return {
     app,
     db,

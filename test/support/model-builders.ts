@@ -2,13 +2,40 @@ import type { AssistantMessage, ToolResultFact, TranscriptFile } from '../../ser
 
 /** A transcript model with neutral defaults, for rule-level detector tests. */
 export function transcriptOf(messages: AssistantMessage[], toolResults: ToolResultFact[] = []): TranscriptFile {
-  return { messages, toolResults, lineCount: 100, endsWithNewline: true, firstTimestamp: null, lastTimestamp: null, sessionId: null, sidechain: false, nudges: [], interrupts: [], prompts: [], diagnostics: [] };
+  return {
+    messages,
+    toolResults,
+    lineCount: 100,
+    endsWithNewline: true,
+    firstTimestamp: null,
+    lastTimestamp: null,
+    sessionId: null,
+    sidechain: false,
+    nudges: [],
+    interrupts: [],
+    prompts: [],
+    diagnostics: [],
+  };
 }
 
 export function messageOf(over: Partial<AssistantMessage>): AssistantMessage {
   return {
-    index: 0, messageId: 'm', lines: [1], stopReason: 'end_turn', blockTypes: ['text'], toolUses: [],
-    signedThinking: false, model: null, synthetic: false, day: null, version: null, sidechain: false,
-    lastBlockType: null, leak: null, retryExhausted: false, pairingError: null, ...over,
+    index: 0,
+    messageId: 'm',
+    lines: [1],
+    stopReason: 'end_turn',
+    blockTypes: ['text'],
+    toolUses: [],
+    signedThinking: false,
+    model: null,
+    synthetic: false,
+    day: null,
+    version: null,
+    sidechain: false,
+    lastBlockType: null,
+    leak: null,
+    retryExhausted: false,
+    pairingError: null,
+    ...over,
   };
 }

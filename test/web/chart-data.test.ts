@@ -5,7 +5,10 @@ import { highestRates, timelineSeries, whiskerSeries } from '../../web/src/lib/c
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 
 const row = (key: string | null, turns: number, missing: number): RateRow => ({
-  key, assistant_messages: turns + 5, tool_use_turns: turns, codes: [codeRate('missing_tool_use_block', missing, turns + 5, turns)],
+  key,
+  assistant_messages: turns + 5,
+  tool_use_turns: turns,
+  codes: [codeRate('missing_tool_use_block', missing, turns + 5, turns)],
 });
 
 describe('chart data', () => {
@@ -35,7 +38,11 @@ describe('chart data', () => {
 
 describe('URL filters', () => {
   it('reads only known filters from the URL', () => {
-    expect(filtersFromSearch(new URLSearchParams('code=a,b&from=2026-05-01&junk=1&sidechain=main'))).toEqual({ code: 'a,b', from: '2026-05-01', sidechain: 'main' });
+    expect(filtersFromSearch(new URLSearchParams('code=a,b&from=2026-05-01&junk=1&sidechain=main'))).toEqual({
+      code: 'a,b',
+      from: '2026-05-01',
+      sidechain: 'main',
+    });
   });
   it('toggles values in a list and drops empty lists', () => {
     expect(toggleInList(undefined, 'x')).toBe('x');

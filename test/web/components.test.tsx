@@ -6,9 +6,22 @@ import { ScanProgress } from '../../web/src/components/ScanProgress';
 import { ErrorBanner, StatCard } from '../../web/src/components/ui';
 
 const state = (over: Partial<ScanState>): ScanState => ({
-  state: 'running', scan_id: null, root_id: null, phase: 'indexing', files_done: 25, files_total: 100, bytes_done: 50_000_000,
-  bytes_total: 200_000_000, files_failed: 2, bytes_per_second: 10_000_000, eta_seconds: 15, started_at: null, finished_at: null,
-  findings_added: 0, findings_removed: 0, ...over,
+  state: 'running',
+  scan_id: null,
+  root_id: null,
+  phase: 'indexing',
+  files_done: 25,
+  files_total: 100,
+  bytes_done: 50_000_000,
+  bytes_total: 200_000_000,
+  files_failed: 2,
+  bytes_per_second: 10_000_000,
+  eta_seconds: 15,
+  started_at: null,
+  finished_at: null,
+  findings_added: 0,
+  findings_removed: 0,
+  ...over,
 });
 
 describe('components', () => {

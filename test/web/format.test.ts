@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { codeLabel, formatBytes, formatCount, formatDay, formatDuration, formatPerMille, formatRate, formatRateWithInterval, formatShortDay, formatTimestamp, shortDigest } from '../../web/src/lib/format';
+import {
+  codeLabel,
+  formatBytes,
+  formatCount,
+  formatDay,
+  formatDuration,
+  formatPerMille,
+  formatRate,
+  formatRateWithInterval,
+  formatShortDay,
+  formatTimestamp,
+  shortDigest,
+} from '../../web/src/lib/format';
 
 describe('formatters', () => {
   it.each([

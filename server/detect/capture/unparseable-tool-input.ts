@@ -6,7 +6,8 @@ export const unparseableToolInput: CaptureDetector = {
   detect(file) {
     const out: CaptureFinding[] = [];
     for (const m of file.messages) {
-      for (const b of m.blocks) if (b.unparseable && b.stopLine !== null) out.push({ code: 'unparseable_tool_input', message: m, sourceLines: [b.startLine, b.stopLine] });
+      for (const b of m.blocks)
+        if (b.unparseable && b.stopLine !== null) out.push({ code: 'unparseable_tool_input', message: m, sourceLines: [b.startLine, b.stopLine] });
     }
     return out;
   },

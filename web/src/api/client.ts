@@ -2,7 +2,11 @@ import type { ErrorBody } from '../../../shared/api-schemas';
 
 /** An API error in the server's one error shape. */
 export class ApiError extends Error {
-  constructor(readonly statusCode: number, readonly code: string, message: string) {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

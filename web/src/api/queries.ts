@@ -1,7 +1,20 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  CompareResponse, DiagnosticsResponse, FilesResponse, FilterQuery, RedactionQuery, RegressionsResponse, FindingsResponse, HealthResponse, RatesResponse, Root, RootsResponse, ScanState,
-  SummaryResponse, TimelineResponse, VersionModelResponse,
+  CompareResponse,
+  DiagnosticsResponse,
+  FilesResponse,
+  FilterQuery,
+  RedactionQuery,
+  RegressionsResponse,
+  FindingsResponse,
+  HealthResponse,
+  RatesResponse,
+  Root,
+  RootsResponse,
+  ScanState,
+  SummaryResponse,
+  TimelineResponse,
+  VersionModelResponse,
 } from '../../../shared/api-schemas';
 import { toQueryString } from '../lib/url-filters';
 import { api } from './client';
@@ -19,8 +32,7 @@ export const useTimeline = (f: FilterQuery, bucket: 'day' | 'week') =>
 export const useVersions = (f: FilterQuery) =>
   useQuery({ queryKey: ['versions', f], queryFn: () => api.get<RatesResponse>(`/api/versions${toQueryString(f)}`) });
 
-export const useModels = (f: FilterQuery) =>
-  useQuery({ queryKey: ['models', f], queryFn: () => api.get<RatesResponse>(`/api/models${toQueryString(f)}`) });
+export const useModels = (f: FilterQuery) => useQuery({ queryKey: ['models', f], queryFn: () => api.get<RatesResponse>(`/api/models${toQueryString(f)}`) });
 
 export const useVersionModels = (f: FilterQuery) =>
   useQuery({ queryKey: ['version-models', f], queryFn: () => api.get<VersionModelResponse>(`/api/version-models${toQueryString(f)}`) });

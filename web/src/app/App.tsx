@@ -36,9 +36,15 @@ function Shell() {
   return (
     <>
       <header className="topbar">
-        <a className="skip" href="#main">Skip to content</a>
+        <a className="skip" href="#main">
+          Skip to content
+        </a>
         <span className="brand">tool-call-forensics</span>
-        {health.data?.demo && <span className="badge badge-demo" title="Generated demo transcripts, not real sessions">demo data</span>}
+        {health.data?.demo && (
+          <span className="badge badge-demo" title="Generated demo transcripts, not real sessions">
+            demo data
+          </span>
+        )}
         <nav aria-label="Pages">
           {NAV.map(([to, label]) => (
             <NavLink key={to} to={to} end={to === '/'}>
@@ -63,7 +69,14 @@ function Shell() {
             <Route path="/evidence" element={<EvidencePage />} />
             <Route path="/files" element={<FilesPage />} />
             <Route path="/sources" element={<SourcesPage />} />
-            <Route path="*" element={<p>No such page. <NavLink to="/">Go to the overview</NavLink>.</p>} />
+            <Route
+              path="*"
+              element={
+                <p>
+                  No such page. <NavLink to="/">Go to the overview</NavLink>.
+                </p>
+              }
+            />
           </Routes>
         </Suspense>
       </main>

@@ -40,7 +40,13 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
       {models.length > 0 && (
         <div className="chips" aria-label="Models">
           {models.map((m) => (
-            <button key={m} type="button" className="chip" aria-pressed={chosenModels.length === 0 || chosenModels.includes(m)} onClick={() => set('model', toggleChip(search.get('model') ?? undefined, m, models))}>
+            <button
+              key={m}
+              type="button"
+              className="chip"
+              aria-pressed={chosenModels.length === 0 || chosenModels.includes(m)}
+              onClick={() => set('model', toggleChip(search.get('model') ?? undefined, m, models))}
+            >
               {m}
             </button>
           ))}
@@ -52,7 +58,9 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
           <select value={search.get('version') ?? ''} onChange={(e) => set('version', e.target.value || undefined)}>
             <option value="">all</option>
             {versions.map((v) => (
-              <option key={v} value={v}>{v}</option>
+              <option key={v} value={v}>
+                {v}
+              </option>
             ))}
           </select>
         </label>

@@ -12,7 +12,9 @@ export function RateTable({ rows, keyName, testId }: { rows: RateRow[]; keyName:
             <th className="num">messages</th>
             <th className="num">tool-use turns</th>
             {(rows[0]?.codes ?? []).map((c) => (
-              <th key={c.code} className="num">{codeLabel(c.code)}</th>
+              <th key={c.code} className="num">
+                {codeLabel(c.code)}
+              </th>
             ))}
           </tr>
         </thead>
@@ -23,7 +25,9 @@ export function RateTable({ rows, keyName, testId }: { rows: RateRow[]; keyName:
               <td className="num">{formatCount(r.assistant_messages)}</td>
               <td className="num">{formatCount(r.tool_use_turns)}</td>
               {r.codes.map((c) => (
-                <td key={c.code} className="num">{c.count} · {formatRateWithInterval(c.per_1000_tool_use_turns)}</td>
+                <td key={c.code} className="num">
+                  {c.count} · {formatRateWithInterval(c.per_1000_tool_use_turns)}
+                </td>
               ))}
             </tr>
           ))}

@@ -16,13 +16,24 @@ export function RateWhiskerChart({ points, color, height, testId }: RateWhiskerC
       <ResponsiveContainer width="100%" height={height} initialDimension={{ width: 800, height }}>
         <BarChart data={points} margin={{ top: 12, right: 8, bottom: 4, left: 0 }}>
           <CartesianGrid stroke="var(--grid)" vertical={false} />
-          <XAxis dataKey="key" stroke="var(--muted)" fontSize={12} interval={0} angle={points.length > 8 ? -35 : 0} textAnchor={points.length > 8 ? 'end' : 'middle'} height={points.length > 8 ? 60 : 30} />
+          <XAxis
+            dataKey="key"
+            stroke="var(--muted)"
+            fontSize={12}
+            interval={0}
+            angle={points.length > 8 ? -35 : 0}
+            textAnchor={points.length > 8 ? 'end' : 'middle'}
+            height={points.length > 8 ? 60 : 30}
+          />
           <YAxis stroke="var(--muted)" fontSize={12} width={58} tickFormatter={(v: number) => formatPerMille(v)} />
           <Tooltip
             contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }}
             formatter={(_value, _name, item) => {
               const p = item.payload as WhiskerPoint;
-              return [`${formatPerMille(p.rate)} (95% CI ${formatPerMille(p.low)}–${formatPerMille(p.high)}); ${p.count} in ${formatCount(p.tool_use_turns)} tool-use turns`, 'rate'];
+              return [
+                `${formatPerMille(p.rate)} (95% CI ${formatPerMille(p.low)}–${formatPerMille(p.high)}); ${p.count} in ${formatCount(p.tool_use_turns)} tool-use turns`,
+                'rate',
+              ];
             }}
           />
           <Bar dataKey="rate" fill={color} className="rate-bar" isAnimationActive={false} minPointSize={1}>

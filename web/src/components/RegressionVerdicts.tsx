@@ -19,7 +19,9 @@ export function RegressionVerdicts({ verdicts, dimension, method }: { verdicts: 
           <summary>Per model</summary>
           <ul>
             {perModel.map((v) => (
-              <li key={`${v.code}-${v.model}`} className={`verdict verdict-${v.status}`}>{v.summary}</li>
+              <li key={`${v.code}-${v.model}`} className={`verdict verdict-${v.status}`}>
+                {v.summary}
+              </li>
             ))}
           </ul>
         </details>

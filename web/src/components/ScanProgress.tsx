@@ -4,7 +4,14 @@ import { formatBytes, formatDuration } from '../lib/format';
 /** The live progress bar of the running (or last) scan. */
 export function ScanProgress({ state }: { state: ScanState }) {
   if (state.state === 'idle') return null;
-  const fraction = state.state === 'done' ? 1 : state.bytes_total > 0 ? state.bytes_done / state.bytes_total : state.files_total > 0 ? state.files_done / state.files_total : 0;
+  const fraction =
+    state.state === 'done'
+      ? 1
+      : state.bytes_total > 0
+        ? state.bytes_done / state.bytes_total
+        : state.files_total > 0
+          ? state.files_done / state.files_total
+          : 0;
   const percent = Math.round(fraction * 100);
   return (
     <div className="progress" data-testid="scan-progress" data-state={state.state}>
@@ -13,8 +20,11 @@ export function ScanProgress({ state }: { state: ScanState }) {
       </div>
       <div className="progress-text">
         {state.state === 'running' ? `Scanning (${state.phase ?? 'starting'})` : state.state === 'done' ? 'Last scan finished' : 'Last scan failed'}:{' '}
-        <span data-testid="scan-files">{state.files_done}/{state.files_total} files</span>, {formatBytes(state.bytes_done)} of {formatBytes(state.bytes_total)},{' '}
-        {formatBytes(state.bytes_per_second)}/s{state.state === 'running' ? `, ETA ${formatDuration(state.eta_seconds)}` : ''}
+        <span data-testid="scan-files">
+          {state.files_done}/{state.files_total} files
+        </span>
+        , {formatBytes(state.bytes_done)} of {formatBytes(state.bytes_total)}, {formatBytes(state.bytes_per_second)}/s
+        {state.state === 'running' ? `, ETA ${formatDuration(state.eta_seconds)}` : ''}
         {state.files_failed > 0 ? `, ${state.files_failed} failed` : ''}
       </div>
     </div>

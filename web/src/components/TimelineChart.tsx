@@ -28,7 +28,9 @@ export function TimelineChart({ points, codes, allCodes, markers, height, compac
           <CartesianGrid stroke="var(--grid)" vertical={false} />
           <XAxis dataKey="key" tickFormatter={formatShortDay} stroke="var(--muted)" fontSize={12} minTickGap={24} />
           <YAxis yAxisId="rate" stroke="var(--muted)" fontSize={12} width={58} tickFormatter={(v: number) => formatPerMille(v)} />
-          {!compact && <YAxis yAxisId="turns" orientation="right" stroke="var(--muted)" fontSize={12} width={48} tickFormatter={(v: number) => formatCount(v)} />}
+          {!compact && (
+            <YAxis yAxisId="turns" orientation="right" stroke="var(--muted)" fontSize={12} width={48} tickFormatter={(v: number) => formatCount(v)} />
+          )}
           <Tooltip
             contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', color: 'var(--text)' }}
             labelFormatter={(day) => formatShortDay(String(day))}
@@ -39,21 +41,24 @@ export function TimelineChart({ points, codes, allCodes, markers, height, compac
             }}
           />
           {!compact && <Legend wrapperStyle={{ fontSize: 12 }} />}
-          {!compact && <Bar yAxisId="turns" dataKey="tool_use_turns" name="tool-use turns" fill="var(--bar)" className="denominator-bar" isAnimationActive={false} />}
-          {!compact && codes.map((code) => (
-            <Area
-              key={`${code}-band`}
-              yAxisId="rate"
-              dataKey={`${code}__band`}
-              name={`${codeLabel(code)} 95% interval`}
-              stroke="none"
-              fill={codeColor(code, allCodes)}
-              fillOpacity={0.15}
-              legendType="none"
-              isAnimationActive={false}
-              connectNulls={false}
-            />
-          ))}
+          {!compact && (
+            <Bar yAxisId="turns" dataKey="tool_use_turns" name="tool-use turns" fill="var(--bar)" className="denominator-bar" isAnimationActive={false} />
+          )}
+          {!compact &&
+            codes.map((code) => (
+              <Area
+                key={`${code}-band`}
+                yAxisId="rate"
+                dataKey={`${code}__band`}
+                name={`${codeLabel(code)} 95% interval`}
+                stroke="none"
+                fill={codeColor(code, allCodes)}
+                fillOpacity={0.15}
+                legendType="none"
+                isAnimationActive={false}
+                connectNulls={false}
+              />
+            ))}
           {codes.map((code) => (
             <Line
               key={code}
@@ -68,17 +73,19 @@ export function TimelineChart({ points, codes, allCodes, markers, height, compac
               connectNulls={false}
             />
           ))}
-          {markers.filter((m) => keys.has(m.first_day)).map((m) => (
-            <ReferenceLine
-              key={m.version}
-              yAxisId="rate"
-              x={m.first_day}
-              stroke="var(--muted)"
-              strokeDasharray="3 3"
-              className="version-marker"
-              label={compact ? undefined : { value: m.version, position: 'top', fontSize: 10, fill: 'var(--muted)' }}
-            />
-          ))}
+          {markers
+            .filter((m) => keys.has(m.first_day))
+            .map((m) => (
+              <ReferenceLine
+                key={m.version}
+                yAxisId="rate"
+                x={m.first_day}
+                stroke="var(--muted)"
+                strokeDasharray="3 3"
+                className="version-marker"
+                label={compact ? undefined : { value: m.version, position: 'top', fontSize: 10, fill: 'var(--muted)' }}
+              />
+            ))}
           {!compact && onRange && points.length > 1 && (
             <Brush
               dataKey="key"

@@ -42,12 +42,25 @@ export function whiskerSeries(rows: readonly RateRow[], code: string): WhiskerPo
     const c = r.codes.find((x) => x.code === code);
     const i = c?.per_1000_tool_use_turns ?? null;
     if (i === null) return [];
-    return [{ key: r.key ?? 'unknown', rate: i.rate, error: [i.rate - i.low, i.high - i.rate] as [number, number], low: i.low, high: i.high, count: c?.count ?? 0, tool_use_turns: r.tool_use_turns }];
+    return [
+      {
+        key: r.key ?? 'unknown',
+        rate: i.rate,
+        error: [i.rate - i.low, i.high - i.rate] as [number, number],
+        low: i.low,
+        high: i.high,
+        count: c?.count ?? 0,
+        tool_use_turns: r.tool_use_turns,
+      },
+    ];
   });
 }
 
 /** Rows sorted by one code's rate per tool-use turn, highest first, ignoring rows too small to say anything. */
 export function highestRates(rows: readonly RateRow[], code: string, minTurns: number, limit: number): RateRow[] {
   const rate = (r: RateRow) => r.codes.find((c) => c.code === code)?.per_1000_tool_use_turns?.rate ?? -1;
-  return rows.filter((r) => r.tool_use_turns >= minTurns).sort((a, b) => rate(b) - rate(a)).slice(0, limit);
+  return rows
+    .filter((r) => r.tool_use_turns >= minTurns)
+    .sort((a, b) => rate(b) - rate(a))
+    .slice(0, limit);
 }

@@ -7,7 +7,10 @@ export function standaloneSvg(svg: SVGSVGElement, styles: Pick<CSSStyleDeclarati
   const width = svg.getAttribute('width') ?? String(svg.clientWidth);
   const height = svg.getAttribute('height') ?? String(svg.clientHeight);
   const text = new XMLSerializer().serializeToString(clone);
-  return resolveThemeColors(text, styles).replace(/(<svg[^>]*>)/, `$1<rect x="0" y="0" width="${width}" height="${height}" fill="${styles.getPropertyValue('--surface').trim() || '#ffffff'}"/>`);
+  return resolveThemeColors(text, styles).replace(
+    /(<svg[^>]*>)/,
+    `$1<rect x="0" y="0" width="${width}" height="${height}" fill="${styles.getPropertyValue('--surface').trim() || '#ffffff'}"/>`,
+  );
 }
 
 /** Replaces `var(--name)` with the theme's value, so the file looks the same outside the page. */

@@ -36,8 +36,8 @@ export function ComparePage() {
     <div className="page">
       <h1>Compare</h1>
       <p className="muted">
-        Each side is one or more versions (<code>2.1.39</code>, <code>2.1.36,2.1.37</code>, <code>2.1.36..2.1.39</code>) or a day range
-        (<code>2026-05-01..2026-05-28</code>).
+        Each side is one or more versions (<code>2.1.39</code>, <code>2.1.36,2.1.37</code>, <code>2.1.36..2.1.39</code>) or a day range (
+        <code>2026-05-01..2026-05-28</code>).
       </p>
       <form className="add-form" onSubmit={(e) => e.preventDefault()}>
         <label>
@@ -58,7 +58,9 @@ export function ComparePage() {
       <Loaded query={compare} height={240}>
         {(data) => (
           <>
-            <Section title={`A: ${data.a.spec} (${formatCount(data.a.tool_use_turns)} tool-use turns) against B: ${data.b.spec} (${formatCount(data.b.tool_use_turns)})`}>
+            <Section
+              title={`A: ${data.a.spec} (${formatCount(data.a.tool_use_turns)} tool-use turns) against B: ${data.b.spec} (${formatCount(data.b.tool_use_turns)})`}
+            >
               <div className="table-scroll">
                 <table className="table" data-testid="compare-table">
                   <thead>
@@ -74,8 +76,12 @@ export function ComparePage() {
                     {data.codes.map((c) => (
                       <tr key={c.code}>
                         <td>{codeLabel(c.code)}</td>
-                        <td className="num">{c.a.count} · {formatRateWithInterval(c.a.per_1000_tool_use_turns)}</td>
-                        <td className="num">{c.b.count} · {formatRateWithInterval(c.b.per_1000_tool_use_turns)}</td>
+                        <td className="num">
+                          {c.a.count} · {formatRateWithInterval(c.a.per_1000_tool_use_turns)}
+                        </td>
+                        <td className="num">
+                          {c.b.count} · {formatRateWithInterval(c.b.per_1000_tool_use_turns)}
+                        </td>
                         <td className="num">{fmtRatio(c.rate_ratio)}</td>
                         <td className="num">{fmtP(c.p_value)}</td>
                       </tr>
@@ -95,7 +101,19 @@ export function ComparePage() {
                     points={(['a', 'b'] as const).flatMap((side) => {
                       const f = c[side];
                       const i = f.per_1000_tool_use_turns;
-                      return i ? [{ key: side.toUpperCase(), rate: i.rate, low: i.low, high: i.high, error: [i.rate - i.low, i.high - i.rate] as [number, number], count: f.count, tool_use_turns: f.tool_use_turns }] : [];
+                      return i
+                        ? [
+                            {
+                              key: side.toUpperCase(),
+                              rate: i.rate,
+                              low: i.low,
+                              high: i.high,
+                              error: [i.rate - i.low, i.high - i.rate] as [number, number],
+                              count: f.count,
+                              tool_use_turns: f.tool_use_turns,
+                            },
+                          ]
+                        : [];
                     })}
                   />
                 </Section>

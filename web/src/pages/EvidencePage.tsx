@@ -11,10 +11,23 @@ import { filtersFromSearch, listParam } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
 
 const OPTIONS = {
-  files: [['pseudonymize', 'pseudonymize (default)'], ['keep', 'keep relative names'], ['omit', 'omit']],
-  lines: [['keep', 'keep'], ['omit', 'omit']],
-  digests: [['keep', 'keep'], ['omit', 'omit']],
-  models: [['keep', 'keep'], ['generalize', 'family only']],
+  files: [
+    ['pseudonymize', 'pseudonymize (default)'],
+    ['keep', 'keep relative names'],
+    ['omit', 'omit'],
+  ],
+  lines: [
+    ['keep', 'keep'],
+    ['omit', 'omit'],
+  ],
+  digests: [
+    ['keep', 'keep'],
+    ['omit', 'omit'],
+  ],
+  models: [
+    ['keep', 'keep'],
+    ['generalize', 'family only'],
+  ],
 } as const;
 
 export function EvidencePage() {
@@ -38,8 +51,8 @@ export function EvidencePage() {
     <div className="page">
       <h1>Evidence report</h1>
       <p className="muted">
-        What you see below is the exact text that would be shared: copy it into a bug report, or download it. It holds counts,
-        rates, regression verdicts and findings, never what a conversation said; choose how much of the rest to show.
+        What you see below is the exact text that would be shared: copy it into a bug report, or download it. It holds counts, rates, regression verdicts and
+        findings, never what a conversation said; choose how much of the rest to show.
       </p>
       <FilterBar />
       <div className="filters" role="group" aria-label="Redaction">
@@ -48,7 +61,9 @@ export function EvidencePage() {
             {key}{' '}
             <select value={redaction[key] ?? OPTIONS[key][0][0]} onChange={(e) => set(key, e.target.value)}>
               {OPTIONS[key].map(([value, label]) => (
-                <option key={value} value={value}>{label}</option>
+                <option key={value} value={value}>
+                  {label}
+                </option>
               ))}
             </select>
           </label>
@@ -68,14 +83,21 @@ export function EvidencePage() {
             <button
               type="button"
               disabled={!text.data}
-              onClick={() => void navigator.clipboard?.writeText(text.data ?? '').then(() => { setCopied(true); setTimeout(() => setCopied(false), 1500); })}
+              onClick={() =>
+                void navigator.clipboard?.writeText(text.data ?? '').then(() => {
+                  setCopied(true);
+                  setTimeout(() => setCopied(false), 1500);
+                })
+              }
             >
               {copied ? 'Copied' : 'Copy'}
             </button>
             <button
               type="button"
               disabled={!text.data}
-              onClick={() => download(`tool-call-forensics-report.${format}`, new Blob([text.data ?? ''], { type: format === 'md' ? 'text/markdown' : 'application/json' }))}
+              onClick={() =>
+                download(`tool-call-forensics-report.${format}`, new Blob([text.data ?? ''], { type: format === 'md' ? 'text/markdown' : 'application/json' }))
+              }
             >
               Download
             </button>
@@ -83,21 +105,47 @@ export function EvidencePage() {
         }
       >
         <Loaded query={text} height={300}>
-          {(report) => <pre className="report" data-testid="report-text">{report}</pre>}
+          {(report) => (
+            <pre className="report" data-testid="report-text">
+              {report}
+            </pre>
+          )}
         </Loaded>
       </Section>
       <Section
         title="Chart for the report"
         actions={
           <span className="actions-row">
-            <button type="button" onClick={() => { const s = svg(); if (s) downloadSvg(s, 'tool-call-forensics-timeline.svg'); }}>Download SVG</button>
-            <button type="button" onClick={() => { const s = svg(); if (s) void downloadPng(s, 'tool-call-forensics-timeline.png'); }}>Download PNG</button>
+            <button
+              type="button"
+              onClick={() => {
+                const s = svg();
+                if (s) downloadSvg(s, 'tool-call-forensics-timeline.svg');
+              }}
+            >
+              Download SVG
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                const s = svg();
+                if (s) void downloadPng(s, 'tool-call-forensics-timeline.png');
+              }}
+            >
+              Download PNG
+            </button>
           </span>
         }
       >
         <div ref={chartRef}>
           {timeline.data ? (
-            <TimelineChart points={timelineSeries(timeline.data.rows, codes)} codes={codes} allCodes={FINDING_CODES} markers={timeline.data.version_markers} height={320} />
+            <TimelineChart
+              points={timelineSeries(timeline.data.rows, codes)}
+              codes={codes}
+              allCodes={FINDING_CODES}
+              markers={timeline.data.version_markers}
+              height={320}
+            />
           ) : (
             <Skeleton height={320} />
           )}

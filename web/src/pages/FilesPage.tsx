@@ -17,8 +17,8 @@ export function FilesPage() {
     <div className="page">
       <h1>Files</h1>
       <p className="muted">
-        A file that fails to scan contributes nothing, and is never counted as clean; a file still being written (its last line is
-        incomplete) is counted once it is complete. Nothing fails silently: every such file is listed here.
+        A file that fails to scan contributes nothing, and is never counted as clean; a file still being written (its last line is incomplete) is counted once
+        it is complete. Nothing fails silently: every such file is listed here.
       </p>
       <Loaded query={files} height={200}>
         {(data) =>
@@ -44,10 +44,20 @@ export function FilesPage() {
                   <tbody>
                     {data.items.map((f) => (
                       <tr key={f.id} data-testid="file-row">
-                        <td><span className={`badge badge-${f.status}`}>{f.status === 'failed' ? 'failed' : 'being written'}</span></td>
+                        <td>
+                          <span className={`badge badge-${f.status}`}>{f.status === 'failed' ? 'failed' : 'being written'}</span>
+                        </td>
                         <td>{f.root}</td>
                         <td className="break">{f.file}</td>
-                        <td>{f.error_code ? <span title={ERROR_HELP[f.error_code]}><code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span></span> : '–'}</td>
+                        <td>
+                          {f.error_code ? (
+                            <span title={ERROR_HELP[f.error_code]}>
+                              <code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span>
+                            </span>
+                          ) : (
+                            '–'
+                          )}
+                        </td>
                         <td className="num">{f.error_line ?? '–'}</td>
                         <td className="num">{formatBytes(f.size)}</td>
                         <td>{formatTimestamp(f.indexed_at)}</td>
@@ -62,9 +72,8 @@ export function FilesPage() {
       </Loaded>
       <Section title="Per version: what the transcripts hold">
         <p className="muted small">
-          Assistant rows with text against rows with a tool_use. Some versions stop writing text rows to transcripts; where this
-          ratio collapses, leaked tool calls (which live in text) are undercounted. Row and block types the scanner does not know
-          are counted here, never a failure.
+          Assistant rows with text against rows with a tool_use. Some versions stop writing text rows to transcripts; where this ratio collapses, leaked tool
+          calls (which live in text) are undercounted. Row and block types the scanner does not know are counted here, never a failure.
         </p>
         <Loaded query={diagnostics} height={120}>
           {(data) => (

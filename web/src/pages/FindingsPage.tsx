@@ -51,7 +51,9 @@ function FindingDetail({ finding, onClose }: { finding: Finding; onClose: () => 
     <aside className="detail" data-testid="finding-detail" aria-label="Finding metadata">
       <header className="card-header">
         <h2>Finding #{finding.id}</h2>
-        <button type="button" onClick={onClose}>Close</button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
       </header>
       <p className="muted small">Metadata only: the transcript's words never leave your machine's files. Open the file at these lines to read them.</p>
       <dl>
@@ -110,7 +112,9 @@ export function FindingsPage() {
           ) : (
             <div className="findings-layout">
               <div className="card findings-card">
-                <div className="muted small" data-testid="findings-total">{formatCount(total)} findings (every copy; “counted” marks the one used in rates)</div>
+                <div className="muted small" data-testid="findings-total">
+                  {formatCount(total)} findings (every copy; “counted” marks the one used in rates)
+                </div>
                 <div className="vtable" role="table" aria-label="Findings" aria-rowcount={total}>
                   <div className="vrow vhead" role="row">
                     <span role="columnheader">code</span>
@@ -140,13 +144,21 @@ export function FindingsPage() {
                               if (e.key === 'Enter' || e.key === ' ') setParam('finding', String(f.id));
                             }}
                           >
-                            <span role="cell" className="ellipsis">{codeLabel(f.code)}</span>
+                            <span role="cell" className="ellipsis">
+                              {codeLabel(f.code)}
+                            </span>
                             <span role="cell">{f.day ?? 'unknown'}</span>
                             <span role="cell">{f.version ?? '–'}</span>
-                            <span role="cell" className="ellipsis">{f.model ?? '–'}</span>
-                            <span role="cell" className="ellipsis" title={`${f.root}/${f.file}`}>{f.root}/{f.file}</span>
+                            <span role="cell" className="ellipsis">
+                              {f.model ?? '–'}
+                            </span>
+                            <span role="cell" className="ellipsis" title={`${f.root}/${f.file}`}>
+                              {f.root}/{f.file}
+                            </span>
                             <span role="cell">{f.lines[0] === f.lines[1] ? f.lines[0] : `${f.lines[0]}–${f.lines[1]}`}</span>
-                            <span role="cell" className="ellipsis">{f.block_types.join(', ')}</span>
+                            <span role="cell" className="ellipsis">
+                              {f.block_types.join(', ')}
+                            </span>
                             <span role="cell">{f.signed_thinking ? 'yes' : 'no'}</span>
                             <span role="cell" className="digest">
                               <code>{shortDigest(f.evidence_sha256)}</code> <CopyButton text={f.evidence_sha256} />

@@ -19,9 +19,9 @@ export function SourcesPage() {
     <div className="page">
       <h1>Sources</h1>
       <p className="muted">
-        Nothing is scanned unless you add it here (or with <code>index</code> on the command line). Symbolic links are never
-        followed. Only metadata is stored: codes, relative file names, line numbers, counts and digests — never what a
-        conversation said. Claude Code keeps transcripts in <code>~/.claude/projects</code>.
+        Nothing is scanned unless you add it here (or with <code>index</code> on the command line). Symbolic links are never followed. Only metadata is stored:
+        codes, relative file names, line numbers, counts and digests — never what a conversation said. Claude Code keeps transcripts in{' '}
+        <code>~/.claude/projects</code>.
       </p>
       <ErrorBanner error={add.error ?? remove.error ?? start.error ?? roots.error} />
       <Section title="Add a folder">
@@ -30,18 +30,36 @@ export function SourcesPage() {
           onSubmit={(e) => {
             e.preventDefault();
             if (!path.trim()) return;
-            add.mutate({ path: path.trim(), ...(label.trim() ? { label: label.trim() } : {}) }, { onSuccess: () => { setPath(''); setLabel(''); } });
+            add.mutate(
+              { path: path.trim(), ...(label.trim() ? { label: label.trim() } : {}) },
+              {
+                onSuccess: () => {
+                  setPath('');
+                  setLabel('');
+                },
+              },
+            );
           }}
         >
           <label>
             Folder (absolute path)
-            <input name="path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/you/.claude/projects" autoComplete="off" spellCheck={false} required />
+            <input
+              name="path"
+              value={path}
+              onChange={(e) => setPath(e.target.value)}
+              placeholder="/home/you/.claude/projects"
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
           </label>
           <label>
             Label (shown instead of the path)
             <input name="label" value={label} onChange={(e) => setLabel(e.target.value)} placeholder="optional" maxLength={80} />
           </label>
-          <button type="submit" disabled={add.isPending}>Add folder</button>
+          <button type="submit" disabled={add.isPending}>
+            Add folder
+          </button>
         </form>
       </Section>
       <Section
@@ -77,13 +95,17 @@ export function SourcesPage() {
                 {roots.data.roots.map((r) => (
                   <tr key={r.id}>
                     <td>{r.label}</td>
-                    <td className="break"><code>{r.path}</code></td>
+                    <td className="break">
+                      <code>{r.path}</code>
+                    </td>
                     <td className="num">{formatCount(r.files)}</td>
                     <td className="num">{r.files_failed}</td>
                     <td className="num">{r.files_in_progress}</td>
                     <td>{formatTimestamp(r.last_scan_at)}</td>
                     <td className="actions">
-                      <button type="button" disabled={running} onClick={() => start.mutate(r.id)}>Scan</button>
+                      <button type="button" disabled={running} onClick={() => start.mutate(r.id)}>
+                        Scan
+                      </button>
                       <button
                         type="button"
                         className="danger"

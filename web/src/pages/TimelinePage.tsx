@@ -41,8 +41,8 @@ export function TimelinePage() {
             <>
               <Section title={`Findings per 1,000 tool-use turns, per ${bucket}`}>
                 <p className="muted small">
-                  Lines: rate per code; shaded: its 95% Wilson interval; bars (right axis): tool-use turns, so a rate on few turns looks as
-                  uncertain as it is; dashed: first {bucket === 'day' ? 'day' : 'week'} each Claude Code version was seen. Drag the brush to zoom.
+                  Lines: rate per code; shaded: its 95% Wilson interval; bars (right axis): tool-use turns, so a rate on few turns looks as uncertain as it is;
+                  dashed: first {bucket === 'day' ? 'day' : 'week'} each Claude Code version was seen. Drag the brush to zoom.
                 </p>
                 <TimelineChart
                   points={timelineSeries(data.rows, codes)}

@@ -22,12 +22,11 @@ export function VersionsPage() {
   const chooser = (
     <label>
       Chart{' '}
-      <select
-        value={code}
-        onChange={(e) => setParams({ chart: e.target.value })}
-      >
+      <select value={code} onChange={(e) => setParams({ chart: e.target.value })}>
         {FINDING_CODES.map((c) => (
-          <option key={c} value={c}>{codeLabel(c)}</option>
+          <option key={c} value={c}>
+            {codeLabel(c)}
+          </option>
         ))}
       </select>
     </label>
@@ -74,7 +73,9 @@ export function VersionsPage() {
                   <tr>
                     <th>version</th>
                     {crossModels.map((m) => (
-                      <th key={m} className="num">{m}</th>
+                      <th key={m} className="num">
+                        {m}
+                      </th>
                     ))}
                   </tr>
                 </thead>
