@@ -1,14 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
 import { errorBody } from '../shared/api-errors';
-import { RootError } from './store/roots';
-import type { Db } from './store/database';
-import { ScanRunner } from './store/scan-runner';
 import { analysisRoutes } from './routes/analysis';
 import { exportRoutes } from './routes/export';
 import { findingRoutes } from './routes/findings';
@@ -20,6 +17,9 @@ import { responseCache } from './routes/response-cache';
 import { rootRoutes } from './routes/roots';
 import { scanRoutes } from './routes/scans';
 import type { App, RouteContext } from './routes/types';
+import type { Db } from './store/database';
+import { RootError } from './store/roots';
+import { ScanRunner } from './store/scan-runner';
 
 export interface AppOptions {
   db: Db;

@@ -4,11 +4,11 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './app';
 import { projectRoot } from './project-root';
+import { ServeError } from './serve-error';
 import { openDatabase } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
 import { indexRoots } from './store/index-roots';
 import { addRoot, removeRootsExcept } from './store/roots';
-import { ServeError } from './serve-error';
 import { toolVersion } from './tool-version';
 
 export { ServeError, toolVersion };

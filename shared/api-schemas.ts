@@ -4,7 +4,7 @@
  * the web page imports their static types. Nothing here may carry payload: only codes, labels,
  * relative file names, lines, digests, days, versions, model ids and counts.
  */
-import { Type, type Static, type TSchema } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

@@ -1,5 +1,5 @@
 import type { Db } from '../store/database';
-import { indexRoots, type IndexSummary } from '../store/index-roots';
+import { type IndexSummary, indexRoots } from '../store/index-roots';
 import { addRoot } from '../store/roots';
 import { stderrProgress } from './progress-bar';
 

@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { InputError } from '../scan/walk-inputs';
-import { RootError } from '../store/roots';
 import { ServeError } from '../serve-error';
+import { RootError } from '../store/roots';
 import { BadReportError } from './bad-report-error';
 
 // Each command imports what it needs when it runs, so `scan` does not pay for the server's
@@ -157,7 +157,8 @@ program
     try {
       const results = verifyReport(text, dirs, db);
       for (const r of results) process.stdout.write(`${r.status.padEnd(12)} #${r.index + 1} ${r.code} ${r.file ?? '-'}: ${r.reason}\n`);
-      const counts = results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }), {});
+      const counts: Record<string, number> = {};
+      for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
       process.stdout.write(
         `${results.length} findings: ${
           Object.entries(counts)

@@ -1,6 +1,6 @@
+import type { ScanErrorCode } from '../../shared/scan-errors';
 import { analyseFile, type FindingRecord } from '../detect/analyse-file';
 import { walkInputs } from '../scan/walk-inputs';
-import type { ScanErrorCode } from '../../shared/scan-errors';
 
 export interface ScanReport {
   findings: Array<{

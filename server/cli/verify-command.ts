@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { closeSync, constants, openSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { Value } from 'typebox/value';
 import { EvidenceReport } from '../../shared/api-schemas';
 import { digestLines } from '../scan/evidence-digest';
 import { LineStarts, readLines } from '../scan/read-lines';
-import { walkDirectory, type WalkResult } from '../scan/walk-inputs';
+import { type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
 import { BadReportError } from './bad-report-error';

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FindingCode } from '../../shared/finding-codes';
-import { digestLines } from '../scan/evidence-digest';
-import { scanFile, type ScanFailure } from '../scan/scan-file';
-import { detectFormat, scanCapture, type FileFormat } from '../scan/scan-capture';
 import type { CaptureFile } from '../scan/capture-model';
-import { CAPTURE_DETECTORS } from './capture/registry';
+import { digestLines } from '../scan/evidence-digest';
+import { detectFormat, type FileFormat, scanCapture } from '../scan/scan-capture';
+import { type ScanFailure, scanFile } from '../scan/scan-file';
 import type { AssistantMessage, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
+import { CAPTURE_DETECTORS } from './capture/registry';
 import type { DetectedFinding } from './detector';
 import { DETECTORS } from './registry';
 

@@ -1,6 +1,6 @@
 import type { Finding, FindingsResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
-import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export interface FindingsPage {
   sort: 'day_asc' | 'day_desc';

@@ -3,7 +3,7 @@ import { FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
-import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export type RateDimension = 'day' | 'week' | 'version' | 'model';
 

@@ -1,7 +1,7 @@
 import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
 import { codeRate, selectedCodes } from './get-rates';
-import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 function prepare(db: Db) {
   return {

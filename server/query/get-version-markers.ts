@@ -1,6 +1,6 @@
-import type { Db } from '../store/database';
 import { compareVersions } from '../../shared/version-order';
-import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+import type { Db } from '../store/database';
+import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 

@@ -2,7 +2,7 @@ import type { VersionModelRow } from '../../shared/api-schemas';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { codeRate, selectedCodes } from './get-rates';
-import { cellFilterSql, filterParams, type FilterParams, type RateFilters } from './rate-filters';
+import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 function prepare(db: Db) {
   return {

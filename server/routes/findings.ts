@@ -1,7 +1,7 @@
 import { DiagnosticsResponse, ErrorBody, FilesQuery, FilesResponse, FindingsQuery, FindingsResponse } from '../../shared/api-schemas';
-import { getVersionDiagnostics } from '../query/get-version-diagnostics';
 import { getFileProblems } from '../query/get-file-problems';
 import { BadCursorError, getFindings } from '../query/get-findings';
+import { getVersionDiagnostics } from '../query/get-version-diagnostics';
 import { httpError } from './http-error';
 import { parseFilters } from './parse-filters';
 import type { App, RouteContext } from './types';

@@ -1,8 +1,8 @@
 import { FilterQuery, RatesResponse, SummaryResponse, TimelineQuery, TimelineResponse, VersionModelResponse } from '../../shared/api-schemas';
-import { getVersionModelRates } from '../query/get-version-model-rates';
 import { getRates } from '../query/get-rates';
 import { getSummary } from '../query/get-summary';
 import { getVersionMarkers } from '../query/get-version-markers';
+import { getVersionModelRates } from '../query/get-version-model-rates';
 import { parseFilters } from './parse-filters';
 import type { App, RouteContext } from './types';
 

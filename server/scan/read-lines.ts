@@ -1,5 +1,5 @@
-import { readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
+import { readSync } from 'node:fs';
 
 /** Where each line starts in the file, so evidence digests can re-read exact bytes later. */
 export class LineStarts {

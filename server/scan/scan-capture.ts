@@ -1,8 +1,8 @@
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { CaptureBuilder } from './build-capture';
 import type { CaptureFile } from './capture-model';
-import type { LineStarts } from './read-lines';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
+import type { LineStarts } from './read-lines';
 
 export type FileFormat = 'transcript' | 'stream-json' | 'sse';
 

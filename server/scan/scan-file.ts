@@ -1,6 +1,6 @@
 import { TranscriptBuilder } from './build-transcript';
-import type { LineStarts } from './read-lines';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
+import type { LineStarts } from './read-lines';
 import type { TranscriptFile } from './transcript-model';
 
 export type { ScanFailure };

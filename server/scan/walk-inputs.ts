@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
 
 export interface TranscriptEntry {
@@ -32,7 +32,7 @@ const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith
  * are reported, never skipped in silence.
  */
 export function walkDirectory(dir: string, prefix: string, out: WalkResult): void {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
@@ -70,7 +70,7 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
   const labels = inputLabels(inputs);
   inputs.forEach((input, i) => {
     const position = `input ${i + 1} of ${inputs.length}`;
-    let stat;
+    let stat: Stats;
     try {
       stat = lstatSync(input);
     } catch (error) {

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
-import { projectRoot } from '../project-root';
 import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
+import { projectRoot } from '../project-root';
 
 export interface Analyser {
   /** Analyses a batch of files (one task per batch, so thousands of small files cost few round trips). */

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { projectRoot } from '../project-root';
 
 export type Db = Database.Database;

@@ -1,10 +1,10 @@
 import { lstatSync } from 'node:fs';
 import type { FileAnalysis, MessageCell } from '../detect/analyse-file';
-import { walkDirectory, type WalkResult } from '../scan/walk-inputs';
-import { inlineAnalyser, workerAnalyser, type Analyser } from './analysis-pool';
+import { type WalkResult, walkDirectory } from '../scan/walk-inputs';
+import { type Analyser, inlineAnalyser, workerAnalyser } from './analysis-pool';
 import type { Db } from './database';
 import { fileFingerprint } from './file-fingerprint';
-import { prepareIndexStatements, type IndexStatements, type RootRow } from './index-statements';
+import { type IndexStatements, prepareIndexStatements, type RootRow } from './index-statements';
 
 export interface IndexProgress {
   phase: 'walking' | 'indexing' | 'finishing' | 'done';

@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, type Stats } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Db } from './database';
 import { prepareIndexStatements, type RootRow } from './index-statements';
@@ -22,7 +22,7 @@ export class RootError extends Error {
 /** Checks that `path` is an existing folder and not a symbolic link; returns it absolute. */
 export function validateRootPath(path: string): string {
   const absolute = resolve(path);
-  let stat;
+  let stat: Stats;
   try {
     stat = lstatSync(absolute);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { ScanState } from '../../shared/api-schemas';
 import type { Db } from './database';
-import { indexRoots, type IndexProgress, type IndexSummary } from './index-roots';
+import { type IndexProgress, type IndexSummary, indexRoots } from './index-roots';
 
 export class ScanBusyError extends Error {
   constructor() {

@@ -2,10 +2,10 @@ import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoCorpus, type DemoTruth } from '../../fixtures/demo-corpus';
+import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
 import type { Finding, RateRow } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_CODES } from '../../shared/finding-codes';
-import { HOST, TOKEN, testApp, type TestApp } from '../support/api-app';
+import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-endpoints-'));
 let truth: DemoTruth;

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
-import { ErrorBody } from '../../shared/api-schemas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { openDatabase } from '../../server/store/database';
+import { ErrorBody } from '../../shared/api-schemas';
+import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 import { fixturesRoot } from '../support/detector-fixtures';
-import { HOST, TOKEN, testApp, type TestApp } from '../support/api-app';
 
 let t: TestApp;
 beforeAll(async () => {

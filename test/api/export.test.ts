@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { EvidenceReport } from '../../shared/api-schemas';
-import { FINDING_CODES } from '../../shared/finding-codes';
 import { verifyReport } from '../../server/cli/verify-command';
 import { filePseudonym, pseudonymSalt } from '../../server/store/pseudonym-salt';
+import { EvidenceReport } from '../../shared/api-schemas';
+import { FINDING_CODES } from '../../shared/finding-codes';
+import { type TestApp, testApp } from '../support/api-app';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
-import { testApp, type TestApp } from '../support/api-app';
 import { runCli } from '../support/run-cli';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-export-'));

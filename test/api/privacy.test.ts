@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { type TestApp, testApp } from '../support/api-app';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
-import { testApp, type TestApp } from '../support/api-app';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-apipriv-'));
 const canary = newCanary();

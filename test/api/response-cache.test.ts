@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
+import { type TestApp, testApp } from '../support/api-app';
 import { fixturesRoot } from '../support/detector-fixtures';
-import { testApp, type TestApp } from '../support/api-app';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ScanState } from '../../shared/api-schemas';
-import { startServer } from '../../server/serve';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { startServer } from '../../server/serve';
+import type { ScanState } from '../../shared/api-schemas';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-sse-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -31,7 +31,7 @@ describe('GET /api/scans/events', () => {
         const { value, done } = await reader.read();
         if (done) throw new Error('stream ended');
         buffer += new TextDecoder().decode(value);
-        let cut;
+        let cut: number;
         while ((cut = buffer.indexOf('\n\n')) !== -1) {
           const chunk = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);

@@ -3,9 +3,9 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, ServeError } from '../../server/serve';
+import { ServeError, startServer } from '../../server/serve';
+import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 import { fixturesRoot } from '../support/detector-fixtures';
-import { HOST, TOKEN, testApp, type TestApp } from '../support/api-app';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-sec-'));
 let t: TestApp;

@@ -1,6 +1,6 @@
 // The bare baseline the scanner is measured against: read every *.jsonl file under a
 // folder, split on \n and JSON.parse every non-blank line, single-threaded, nothing else.
-import { readdirSync, openSync, readSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 

@@ -4,7 +4,7 @@
  * (built by `npm run bench`). Targets: < 350 KB gzip of JS for the first page; first chart < 1 s.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startServer } from '../../server/serve';

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import type { RatesResponse, SummaryResponse, TimelineResponse } from '../../shared/api-schemas';
-import { FINDING_CODES } from '../../shared/finding-codes';
 import { startServer } from '../../server/serve';
 import { openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
+import type { RatesResponse, SummaryResponse, TimelineResponse } from '../../shared/api-schemas';
+import { FINDING_CODES } from '../../shared/finding-codes';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { FINDING_CODES } from '../../shared/finding-codes';
-import { dayVerdict, getRegressions, MIN_TOOL_USE_TURNS, versionVerdict } from '../../server/query/get-regressions';
 import { getComparison } from '../../server/query/get-comparison';
+import { dayVerdict, getRegressions, MIN_TOOL_USE_TURNS, versionVerdict } from '../../server/query/get-regressions';
 import { openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
+import { FINDING_CODES } from '../../shared/finding-codes';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-regr-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -14,7 +14,14 @@ function read(content: Buffer | string) {
   const starts = new LineStarts();
   const lines: string[] = [];
   try {
-    const outcome = readLines(fd, (text) => (lines.push(text), 'continue'), starts);
+    const outcome = readLines(
+      fd,
+      (text) => {
+        lines.push(text);
+        return 'continue';
+      },
+      starts,
+    );
     return { outcome, lines, starts };
   } finally {
     closeSync(fd);

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 import { analyseFile } from '../../server/detect/analyse-file';
+import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 import { fixturesRoot } from '../support/detector-fixtures';
 
 const errors = join(fixturesRoot, 'errors');
@@ -53,7 +53,10 @@ describe('format detection', () => {
     const { detectFormat } = await import('../../server/scan/scan-capture');
     const dir = mkdtempSync(join(tmpdir(), 'tcf-format-'));
     try {
-      const write = (name: string, body: string) => (writeFileSync(join(dir, name), body), join(dir, name));
+      const write = (name: string, body: string) => {
+        writeFileSync(join(dir, name), body);
+        return join(dir, name);
+      };
       expect(detectFormat(write('a.jsonl', '{"type":"system","subtype":"init","session_id":"s"}\n'))).toBe('stream-json');
       expect(detectFormat(write('b.jsonl', `{"type":"stream_event","event":{"type":"ping","pad":"${'x'.repeat(9000)}"}}\n`))).toBe('stream-json');
       expect(detectFormat(write('c.jsonl', '\n{"parentUuid":null,"type":"user","message":{"role":"user","content":"hi"}}\n'))).toBe('transcript');

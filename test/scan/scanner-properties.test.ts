@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 import { analyseFile } from '../../server/detect/analyse-file';
 import { hasDuplicateKey } from '../../server/scan/duplicate-keys';
+import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 import { fixturesRoot } from '../support/detector-fixtures';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-prop-'));

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRegressions } from '../../server/query/get-regressions';
-import { openDatabase, type Db } from '../../server/store/database';
+import { type Db, openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { generateCorpus } from '../support/generated-corpus';

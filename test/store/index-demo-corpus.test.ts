@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoCorpus, type DemoTruth } from '../../fixtures/demo-corpus';
+import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { countOf, getRates } from '../../server/query/get-rates';
-import { openDatabase, type Db } from '../../server/store/database';
-import { indexRoots, type IndexSummary } from '../../server/store/index-roots';
+import { type Db, openDatabase } from '../../server/store/database';
+import { type IndexSummary, indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { cellTotals, dumpIndex } from '../support/db-dump';
 

@@ -2,8 +2,8 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, truncateSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { generateDemoCorpus, type DemoTruth } from '../../fixtures/demo-corpus';
-import { openDatabase, type Db } from '../../server/store/database';
+import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { type Db, openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { dumpIndex } from '../support/db-dump';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/app';
 import type { App } from '../../server/routes/types';
-import { openDatabase, type Db } from '../../server/store/database';
+import { type Db, openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 
@@ -14,6 +14,7 @@ export interface TestApp {
   app: App;
   db: Db;
   dir: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read any JSON body and assert on its shape
   get: (url: string) => Promise<{ status: number; json: any; body: string; headers: Record<string, unknown> }>;
   close: () => Promise<void>;
 }

@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 
 /** A fresh canary per run, so no test can pass by knowing it in advance. */
 export function newCanary(): string {

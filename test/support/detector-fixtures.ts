@@ -1,8 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { expect, it } from 'vitest';
-import type { FindingCode } from '../../shared/finding-codes';
 import { analyseFile } from '../../server/detect/analyse-file';
+import type { FindingCode } from '../../shared/finding-codes';
 
 export const fixturesRoot = join(import.meta.dirname, '../../fixtures');
 

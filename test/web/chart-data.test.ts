@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RateRow } from '../../shared/api-schemas';
 import { codeRate } from '../../server/query/get-rates';
+import type { RateRow } from '../../shared/api-schemas';
 import { highestRates, timelineSeries, whiskerSeries } from '../../web/src/lib/chart-data';
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 

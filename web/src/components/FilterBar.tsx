@@ -22,7 +22,7 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
   return (
     <div className="filters" role="group" aria-label="Filters">
       {showCodes && (
-        <div className="chips" aria-label="Finding codes">
+        <div className="chips" role="group" aria-label="Finding codes">
           {FINDING_CODES.map((code) => (
             <button
               key={code}
@@ -38,7 +38,7 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
         </div>
       )}
       {models.length > 0 && (
-        <div className="chips" aria-label="Models">
+        <div className="chips" role="group" aria-label="Models">
           {models.map((m) => (
             <button
               key={m}

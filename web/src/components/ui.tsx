@@ -32,7 +32,7 @@ export function EmptyState({ title, children }: { title: string; children: React
 }
 
 export function Skeleton({ height = 120, label = 'Loading' }: { height?: number; label?: string }) {
-  return <div className="skeleton" style={{ height }} aria-busy="true" aria-label={label} />;
+  return <div className="skeleton" role="status" style={{ height }} aria-busy="true" aria-label={label} />;
 }
 
 /**

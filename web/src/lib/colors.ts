@@ -3,5 +3,5 @@ const PALETTE = ['#d55e00', '#0072b2', '#009e73', '#cc79a7', '#e69f00', '#56b4e9
 
 export function codeColor(code: string, codes: readonly string[]): string {
   const i = codes.indexOf(code);
-  return PALETTE[(i < 0 ? 0 : i) % PALETTE.length]!;
+  return PALETTE[Math.max(i, 0) % PALETTE.length]!;
 }

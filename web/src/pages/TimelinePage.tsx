@@ -1,12 +1,11 @@
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useModels, useRegressions, useTimeline } from '../api/queries';
+import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RegressionVerdicts } from '../components/RegressionVerdicts';
-import { FilterBar } from '../components/FilterBar';
 import { TimelineChart } from '../components/TimelineChart';
 import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { timelineSeries } from '../lib/chart-data';
-import { codeLabel } from '../lib/format';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
 

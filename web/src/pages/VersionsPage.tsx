@@ -1,9 +1,9 @@
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useModels, useRegressions, useVersionModels, useVersions } from '../api/queries';
-import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
+import { RegressionVerdicts } from '../components/RegressionVerdicts';
 import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { whiskerSeries } from '../lib/chart-data';
 import { codeColor } from '../lib/colors';
