@@ -34,6 +34,14 @@ export type FilterQuery = Static<typeof FilterQuery>;
 export const CodeRate = Type.Object({
   code: Type.String(),
   count: Type.Integer(),
+  /** What the code's rate is measured over (FINDING_OPPORTUNITY in shared/finding-codes.ts). */
+  opportunity: Type.String(),
+  /** How many such messages the row holds. */
+  opportunities: Type.Integer(),
+  /** The code's rate per 1,000 opportunities with its 95% interval; null when not measurable. */
+  per_1000_opportunities: Nullable(Interval),
+  /** Why there is no rate (a NOT_MEASURABLE_REASON code); null when there is one. */
+  not_measurable: Nullable(Type.String()),
   per_1000_messages: Nullable(Interval),
   per_1000_tool_use_turns: Nullable(Interval),
 });
@@ -44,6 +52,10 @@ export const RateRow = Type.Object({
   key: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
+  stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
+  capture_messages: Type.Integer(),
   codes: Type.Array(CodeRate),
 });
 export type RateRow = Static<typeof RateRow>;
@@ -110,6 +122,8 @@ export const SummaryResponse = Type.Object({
   files_in_progress: Type.Integer(),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  stop_known_messages: Type.Integer(),
+  capture_messages: Type.Integer(),
   codes: Type.Array(CodeRate),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
@@ -140,6 +154,8 @@ export const VersionModelRow = Type.Object({
   model: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  stop_known_messages: Type.Integer(),
+  capture_messages: Type.Integer(),
   codes: Type.Array(CodeRate),
 });
 export type VersionModelRow = Static<typeof VersionModelRow>;

@@ -1,5 +1,5 @@
 import type { CodeRate, RateRow } from '../../shared/api-schemas';
-import { FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
+import { type Denominators, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, NOT_MEASURABLE_REASON } from '../../shared/finding-codes';
 import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
@@ -47,9 +47,42 @@ export function selectedCodes(filters: RateFilters): FindingCode[] {
   return filters.codes?.length ? FINDING_CODES.filter((c) => filters.codes!.includes(c)) : [...FINDING_CODES];
 }
 
-/** Count and rates per 1,000 messages and per 1,000 tool-use turns, with 95% Wilson intervals. */
-export function codeRate(code: string, count: number, messages: number, toolUseTurns: number): CodeRate {
-  return { code, count, per_1000_messages: perThousand(count, messages), per_1000_tool_use_turns: perThousand(count, toolUseTurns) };
+/**
+ * The denominators of a row as stored. Placeholder until the store counts them: messages with a
+ * recorded stop reason and capture messages are taken as the tool-use turns (migration 005 adds them).
+ */
+export function denominatorsOf(d: {
+  assistant_messages: number;
+  tool_use_turns: number;
+  stop_known_messages?: number;
+  capture_messages?: number;
+}): Denominators {
+  return {
+    assistant_messages: d.assistant_messages,
+    tool_use_turns: d.tool_use_turns,
+    stop_known_messages: d.stop_known_messages ?? d.tool_use_turns,
+    capture_messages: d.capture_messages ?? d.tool_use_turns,
+  };
+}
+
+/**
+ * A code's count and its rate per 1,000 of its own opportunities (FINDING_OPPORTUNITY), with a
+ * 95% Wilson interval; where it has none the rate is null and `not_measurable` says why.
+ * Rates per 1,000 messages and per 1,000 tool-use turns are kept beside it.
+ */
+export function codeRate(code: FindingCode, count: number, d: Denominators): CodeRate {
+  const opportunity = FINDING_OPPORTUNITY[code];
+  const opportunities = d[opportunity];
+  return {
+    code,
+    count,
+    opportunity,
+    opportunities,
+    per_1000_opportunities: perThousand(count, opportunities),
+    not_measurable: opportunities > 0 ? null : NOT_MEASURABLE_REASON[opportunity],
+    per_1000_messages: perThousand(count, d.assistant_messages),
+    per_1000_tool_use_turns: perThousand(count, d.tool_use_turns),
+  };
 }
 
 function order(dimension: RateDimension) {
@@ -76,12 +109,10 @@ export function getRates(db: Db, dimension: RateDimension, filters: RateFilters 
     if (!byCode) counts.set(n.key, (byCode = new Map()));
     byCode.set(n.code, n.n);
   }
-  const rows: RateRow[] = [...denominators].map(([key, d]) => ({
-    key: key === '' ? null : key,
-    assistant_messages: d.assistant_messages,
-    tool_use_turns: d.tool_use_turns,
-    codes: codes.map((code) => codeRate(code, counts.get(key)?.get(code) ?? 0, d.assistant_messages, d.tool_use_turns)),
-  }));
+  const rows: RateRow[] = [...denominators].map(([key, stored]) => {
+    const d = denominatorsOf(stored);
+    return { key: key === '' ? null : key, ...d, codes: codes.map((code) => codeRate(code, counts.get(key)?.get(code) ?? 0, d)) };
+  });
   return rows.sort(order(dimension));
 }
 

@@ -1,6 +1,6 @@
 import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
-import { codeRate, selectedCodes } from './get-rates';
+import { codeRate, denominatorsOf, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 function prepare(db: Db) {
@@ -44,17 +44,15 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   const roots = st.roots.get({ roots: params.roots })!;
   const d = st.denominators.get(params)!;
   const counts = new Map(st.findings.all(params).map((r) => [r.code, r.n]));
-  const messages = d.assistant_messages ?? 0;
-  const turns = d.tool_use_turns ?? 0;
+  const denominators = denominatorsOf({ assistant_messages: d.assistant_messages ?? 0, tool_use_turns: d.tool_use_turns ?? 0 });
   return {
     roots: roots.roots,
     roots_never_scanned: roots.never ?? 0,
     files_ok: files.get('ok') ?? 0,
     files_failed: files.get('failed') ?? 0,
     files_in_progress: files.get('in_progress') ?? 0,
-    assistant_messages: messages,
-    tool_use_turns: turns,
-    codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, messages, turns)),
+    ...denominators,
+    codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, denominators)),
     first_day: d.first_day,
     last_day: d.last_day,
     files_by_format: Object.fromEntries(st.formats.all({ roots: params.roots }).map((r) => [r.format, r.n])),

@@ -1,7 +1,7 @@
 import type { VersionModelRow } from '../../shared/api-schemas';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
-import { codeRate, selectedCodes } from './get-rates';
+import { codeRate, denominatorsOf, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 function prepare(db: Db) {
@@ -31,14 +31,14 @@ export function getVersionModelRates(db: Db, filters: RateFilters = {}): Version
   for (const n of st.numerators.all(params)) counts.set(`${n.version}\u0000${n.model}\u0000${n.code}`, n.n);
   return st.denominators
     .all(params)
-    .map((d) => ({
-      version: d.version || null,
-      model: d.model || null,
-      assistant_messages: d.assistant_messages,
-      tool_use_turns: d.tool_use_turns,
-      codes: selectedCodes(filters).map((code) =>
-        codeRate(code, counts.get(`${d.version}\u0000${d.model}\u0000${code}`) ?? 0, d.assistant_messages, d.tool_use_turns),
-      ),
-    }))
+    .map((stored) => {
+      const d = denominatorsOf(stored);
+      return {
+        version: stored.version || null,
+        model: stored.model || null,
+        ...d,
+        codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(`${stored.version}\u0000${stored.model}\u0000${code}`) ?? 0, d)),
+      };
+    })
     .sort((a, b) => compareVersions(a.version ?? '', b.version ?? '') || (a.model ?? '~').localeCompare(b.model ?? '~'));
 }

@@ -4,12 +4,10 @@ import type { RateRow } from '../../shared/api-schemas';
 import { highestRates, timelineSeries, whiskerSeries } from '../../web/src/lib/chart-data';
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 
-const row = (key: string | null, turns: number, missing: number): RateRow => ({
-  key,
-  assistant_messages: turns + 5,
-  tool_use_turns: turns,
-  codes: [codeRate('missing_tool_use_block', missing, turns + 5, turns)],
-});
+const row = (key: string | null, turns: number, missing: number): RateRow => {
+  const d = { assistant_messages: turns + 5, tool_use_turns: turns, stop_known_messages: turns, capture_messages: 0 };
+  return { key, ...d, codes: [codeRate('missing_tool_use_block', missing, d)] };
+};
 
 describe('chart data', () => {
   it('turns rate rows into timeline points with a band per code, leaving gaps where there are no turns', () => {
