@@ -3,6 +3,7 @@ import { InputError } from '../scan/walk-inputs';
 import { ServeError } from '../serve-error';
 import { RootError } from '../store/roots';
 import { BadReportError } from './bad-report-error';
+import { addTeamCommands } from './team-commands';
 
 // Each command imports what it needs when it runs, so `scan` does not pay for the server's
 // modules and `--help` answers at once.
@@ -193,6 +194,9 @@ program
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+
+// Team scale: export-aggregates, import-aggregates, push (server/cli/team-commands.ts).
+addTeamCommands(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { getComparison } from '../../server/query/get-comparison';
+import { getRates, type RateDimension } from '../../server/query/get-rates';
+import { getRegressions } from '../../server/query/get-regressions';
+import { getSummary } from '../../server/query/get-summary';
+import { getVersionMarkers } from '../../server/query/get-version-markers';
+import { getVersionModelRates } from '../../server/query/get-version-model-rates';
+import type { RateFilters } from '../../server/query/rate-filters';
+import { type Db, openDatabase } from '../../server/store/database';
+import { indexRoots } from '../../server/store/index-roots';
+import { addRoot } from '../../server/store/roots';
+import { readAggregateFile, writeAggregateFile } from '../../server/team/aggregate-files';
+import { collectAggregates } from '../../server/team/collect-aggregates';
+import { importAggregateFiles } from '../../server/team/import-aggregates';
+import { runCli } from '../support/run-cli';
+
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-team-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const CANARY = 'TEAMROUNDTRIPCANARY';
+
+/** Two machines' corpora: overlapping days and versions, so the merge has to add within cells. */
+function corpora(): [DemoTruth, DemoTruth] {
+  return [
+    generateDemoCorpus({ out: join(tmp, 'a'), seed: 21, sessions: 70, canary: CANARY }),
+    generateDemoCorpus({ out: join(tmp, 'b'), seed: 22, sessions: 70, canary: CANARY, start: '2026-05-08' }),
+  ];
+}
+
+async function indexed(name: string, dirs: string[]): Promise<Db> {
+  const db = openDatabase(join(tmp, `${name}.db`));
+  for (const d of dirs) addRoot(db, d);
+  await indexRoots(db, { analyser: 'inline' });
+  return db;
+}
+
+describe('aggregates from two machines, merged, give the figures and verdicts of one index of both', () => {
+  let alpha: Db;
+  let beta: Db;
+  let both: Db;
+  let team: Db;
+  const files = {
+    alphaNd: join(tmp, 'alpha.ndjson'),
+    alphaPq: join(tmp, 'alpha.parquet'),
+    betaNd: join(tmp, 'beta.ndjson'),
+    betaPq: join(tmp, 'beta.parquet'),
+  };
+
+  beforeAll(async () => {
+    corpora();
+    const a = join(tmp, 'a/projects');
+    const b = join(tmp, 'b/projects');
+    alpha = await indexed('alpha', [a]);
+    beta = await indexed('beta', [b]);
+    both = await indexed('both', [a, b]);
+    const ea = collectAggregates(alpha, { machine: 'alpha', toolVersion: '0.1.0' }).aggregates;
+    writeAggregateFile(files.alphaNd, ea, 'ndjson');
+    writeAggregateFile(files.alphaPq, ea, 'parquet');
+    const eb = collectAggregates(beta, { toolVersion: '0.1.0' }).aggregates;
+    writeAggregateFile(files.betaNd, eb, 'ndjson');
+    writeAggregateFile(files.betaPq, eb, 'parquet');
+    team = openDatabase(join(tmp, 'team.db'));
+    // One machine from NDJSON, the other from Parquet: both readers are on the path.
+    await importAggregateFiles(team, [files.alphaNd, files.betaPq]);
+  }, 120_000);
+  afterAll(() => [alpha, beta, both, team].forEach((db) => db.close()));
+
+  it('reads back the same aggregates from NDJSON and from Parquet', async () => {
+    for (const [nd, pq] of [
+      [files.alphaNd, files.alphaPq],
+      [files.betaNd, files.betaPq],
+    ] as const) {
+      const fromNd = await readAggregateFile(nd, 'nd');
+      const fromPq = await readAggregateFile(pq, 'pq');
+      expect(fromPq).toEqual(fromNd);
+      expect(fromNd.rows.length).toBeGreaterThan(100);
+      expect(fromNd.rows.some((r) => r.findings > 0)).toBe(true);
+    }
+  });
+
+  const dimensions: RateDimension[] = ['day', 'week', 'version', 'model'];
+  const filterSets: RateFilters[] = [{}, { sidechain: true }, { sidechain: false }, { models: ['claude-opus-4-8'] }, { from: '2026-05-10', to: '2026-05-30' }];
+
+  it('gives equal rates per day, week, version and model, under filters', () => {
+    for (const filters of filterSets) {
+      for (const d of dimensions) expect(getRates(team, d, filters), `${d} ${JSON.stringify(filters)}`).toEqual(getRates(both, d, filters));
+      expect(getVersionModelRates(team, filters)).toEqual(getVersionModelRates(both, filters));
+      expect(getVersionMarkers(team, filters)).toEqual(getVersionMarkers(both, filters));
+    }
+    // Not a comparison of two empty things: both corpora add up within shared cells.
+    const versions = getRates(team, 'version');
+    expect(versions.reduce((n, r) => n + r.tool_use_turns, 0)).toBe(
+      getRates(alpha, 'version').reduce((n, r) => n + r.tool_use_turns, 0) + getRates(beta, 'version').reduce((n, r) => n + r.tool_use_turns, 0),
+    );
+  });
+
+  it('gives equal regression verdicts (first bad version, day splits) and comparisons', () => {
+    const merged = getRegressions(team);
+    expect(merged).toEqual(getRegressions(both));
+    const named = merged.verdicts.find((v) => v.code === 'missing_tool_use_block' && v.model === null && v.dimension === 'version');
+    expect(named?.status).toBe('regression');
+    expect(named?.first_bad).toBe('2.1.40');
+    expect(getComparison(team, '2.1.36..2.1.39', '2.1.40..2.1.42', {})).toEqual(getComparison(both, '2.1.36..2.1.39', '2.1.40..2.1.42', {}));
+  });
+
+  it('gives an equal summary: machines count as sources, their damaged and excluded files are counted', () => {
+    const { files_by_format: _a, ...merged } = getSummary(team);
+    const { files_by_format: _b, ...truth } = getSummary(both);
+    expect(merged).toEqual(truth);
+    expect(merged.roots).toBe(2);
+    expect(merged.files_failed).toBeGreaterThan(0);
+    expect(merged.files_in_progress).toBeGreaterThan(0);
+  });
+
+  it('replaces a machine on re-import instead of adding it twice', async () => {
+    const before = getRates(team, 'version');
+    const again = await importAggregateFiles(team, [files.alphaPq, files.betaNd]);
+    expect(again.imported.map((m) => m.replaced)).toEqual([true, true]);
+    expect(getRates(team, 'version')).toEqual(before);
+    expect(getRates(team, 'version')).toEqual(getRates(both, 'version'));
+  });
+
+  it('exports no payload, file name, path, digest or session hash', () => {
+    const needles = [
+      CANARY,
+      tmp,
+      ...(alpha.prepare('SELECT rel_path, session_hash FROM files').raw().all() as Array<[string, string | null]>).flat(),
+      ...(alpha.prepare('SELECT evidence_sha256, CAST(message_hash AS TEXT) FROM findings').raw().all() as string[][]).flat(),
+    ].filter((n): n is string => typeof n === 'string' && n.length > 0);
+    expect(needles.length).toBeGreaterThan(50);
+    for (const file of [files.alphaNd, files.alphaPq]) {
+      const bytes = readFileSync(file);
+      for (const n of needles) expect(bytes.includes(Buffer.from(n)), `${n} in ${file}`).toBe(false);
+    }
+    // The search works: the file does hold the metadata it should.
+    expect(readFileSync(files.alphaPq).includes(Buffer.from('missing_tool_use_block'))).toBe(true);
+  });
+
+  it('keeps the generated machine id, and --machine chooses and stores one (CLI)', () => {
+    const first = collectAggregates(beta, { toolVersion: '0.1.0' }).aggregates.header.machine;
+    expect(first).toMatch(/^machine-[0-9a-f]{12}$/);
+    expect(collectAggregates(beta, { toolVersion: '0.1.0' }).aggregates.header.machine).toBe(first);
+    const out = join(tmp, 'cli.parquet');
+    const run = runCli(['export-aggregates', '--db', join(tmp, 'alpha.db'), '--machine', 'alpha-2', '--out', out]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toContain('machine alpha-2');
+    expect(run.stderr).toContain('named alpha before');
+    const stdout = runCli(['export-aggregates', '--db', join(tmp, 'alpha.db')]);
+    expect(stdout.status, stdout.stderr).toBe(0);
+    expect(JSON.parse(stdout.stdout.split('\n')[0]!).machine).toBe('alpha-2');
+    const imported = runCli(['import-aggregates', '--db', join(tmp, 'team-cli.db'), out, files.betaNd]);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain('team database: 2 machines');
+  });
+});
