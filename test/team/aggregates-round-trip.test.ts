@@ -67,7 +67,9 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     // One machine from NDJSON, the other from Parquet: both readers are on the path.
     await importAggregateFiles(team, [files.alphaNd, files.betaPq]);
   }, 120_000);
-  afterAll(() => [alpha, beta, both, team].forEach((db) => db.close()));
+  afterAll(() => {
+    for (const db of [alpha, beta, both, team]) db.close();
+  });
 
   it('reads back the same aggregates from NDJSON and from Parquet', async () => {
     for (const [nd, pq] of [

@@ -87,7 +87,12 @@ export async function startClickHouse(bin: string): Promise<RunningClickHouse> {
   let stderr = '';
   child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-4000)));
   let exited = false;
-  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
   const url = `http://127.0.0.1:${http}`;
   const stop = async () => {
     if (!exited) {
