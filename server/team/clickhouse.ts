@@ -1,8 +1,10 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { AggregateHeader, AggregateRow, Aggregates } from './aggregate-format';
 
 /**
  * `push --clickhouse URL`: fills a ReplacingMergeTree table over ClickHouse's HTTP interface
- * (plain fetch; features ClickHouse 18.16 has), so pushing the same index again replaces rows
+ * (node:http; features ClickHouse 18.16 has), so pushing the same index again replaces rows
  * instead of adding to them, and months of history can be pushed at once. Read with FINAL.
  */
 
@@ -32,7 +34,7 @@ export function clickHouseTarget(text: string, table = 'tcf_aggregates'): ClickH
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PushError('--clickhouse takes an http:// or https:// URL, e.g. http://127.0.0.1:8123');
   if (!TABLE.test(table)) throw new PushError('--table takes a table name (letters, digits, underscores), optionally database.table');
   const headers: Record<string, string> = {};
-  // fetch refuses URLs with credentials: they travel as HTTP basic authentication, which ClickHouse reads.
+  // Credentials leave the URL (which messages show) and travel as HTTP basic authentication, which ClickHouse reads.
   if (url.username || url.password) {
     headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
     url.username = '';
@@ -41,23 +43,35 @@ export function clickHouseTarget(text: string, table = 'tcf_aggregates'): ClickH
   return { url, headers, table, where: url.host };
 }
 
-async function request(target: ClickHouseTarget, sql: string, body?: string): Promise<string> {
+/**
+ * One HTTP request on a connection of its own (no keep-alive: ClickHouse closes idle connections
+ * after a few seconds, and a reused one fails mid-push). POST, so every statement may write.
+ */
+function request(target: ClickHouseTarget, sql: string, body = ''): Promise<string> {
   const url = new URL(target.url);
   url.searchParams.set('query', sql);
-  let response: Response;
-  try {
-    response = await fetch(url, { method: 'POST', headers: target.headers, body: body ?? '', signal: AbortSignal.timeout(120_000) });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
-    throw new PushError(`ClickHouse at ${target.where} did not answer (${cause})`);
-  }
-  const text = await response.text();
-  if (!response.ok) {
-    // ClickHouse's own first line says what it refused (code and reason); rows are metadata only.
-    const reason = text.split('\n')[0]!.slice(0, 300);
-    throw new PushError(`ClickHouse at ${target.where} refused (HTTP ${response.status}): ${reason}`);
-  }
-  return text;
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      { method: 'POST', agent: false, headers: { ...target.headers, 'content-length': Buffer.byteLength(body) }, timeout: 120_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', () => reject(new PushError(`ClickHouse at ${target.where} broke off its answer`)));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) return resolve(text);
+          // ClickHouse's own first line says what it refused (code and reason); rows are metadata only.
+          reject(new PushError(`ClickHouse at ${target.where} refused (HTTP ${status}): ${text.split('\n')[0]!.slice(0, 300)}`));
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
+    req.on('error', (error: NodeJS.ErrnoException) => reject(new PushError(`ClickHouse at ${target.where} did not answer (${error.code ?? error.name})`)));
+    req.end(body);
+  });
 }
 
 const quote = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;

@@ -23,7 +23,7 @@ export function requireClickHouseOrSkip(suite: string): string | null {
   return null;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -33,6 +33,9 @@ async function freePort(): Promise<number> {
     });
   });
 }
+
+/** A second user, `pusher`, has this password: a push with credentials in its URL must log in with them. */
+export const PUSHER_PASSWORD = 's3cret-word';
 
 export interface RunningClickHouse {
   url: string;
@@ -78,7 +81,10 @@ export async function startClickHouse(bin: string): Promise<RunningClickHouse> {
     `<?xml version="1.0"?>
 <yandex>
   <profiles><default><max_memory_usage>1000000000</max_memory_usage></default></profiles>
-  <users><default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default></users>
+  <users>
+    <default><password></password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></default>
+    <pusher><password>${PUSHER_PASSWORD}</password><networks><ip>127.0.0.1</ip></networks><profile>default</profile><quota>default</quota></pusher>
+  </users>
   <quotas><default></default></quotas>
 </yandex>
 `,
@@ -121,8 +127,9 @@ export async function startClickHouse(bin: string): Promise<RunningClickHouse> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  // A connection per query: ClickHouse closes idle keep-alive connections after 3 s.
   const query = async (sql: string) => {
-    const r = await fetch(`${url}/?query=${encodeURIComponent(sql)}`, { method: 'POST' });
+    const r = await fetch(`${url}/?query=${encodeURIComponent(sql)}`, { method: 'POST', headers: { connection: 'close' } });
     const text = await r.text();
     if (!r.ok) throw new Error(`ClickHouse: ${text}`);
     return text;
