@@ -156,7 +156,10 @@ describe.skipIf(bin === null)('push to a real ClickHouse (Debian clickhouse-serv
     const db = openDatabase(dbs.beta);
     const { aggregates } = collectAggregates(db, { machine: 'beta', toolVersion: '0.1.0' });
     db.close();
-    const lastDay = aggregates.rows.map((r) => r.day).sort().at(-1);
+    const lastDay = aggregates.rows
+      .map((r) => r.day)
+      .sort()
+      .at(-1);
     const fewer: Aggregates = { header: { ...aggregates.header }, rows: aggregates.rows.filter((r) => r.day !== lastDay) };
     fewer.header.rows = fewer.rows.length;
     const result = await pushAggregates(clickHouseTarget(ch.url), fewer);
