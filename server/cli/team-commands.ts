@@ -101,8 +101,10 @@ export function addTeamCommands(program: Command): void {
     .requiredOption('--clickhouse <url>', 'ClickHouse HTTP interface, e.g. http://127.0.0.1:8123 (user:password@ and ?database= are honoured)')
     .option('--machine <name>', MACHINE_HELP)
     .option('--table <name>', 'table (and <name>_machines) to create if needed and fill', 'tcf_aggregates')
+    .option('--since <day>', 'push only days from this UTC day on (YYYY-MM-DD; default: all history)')
     .option('--db <file>', DB_HELP)
-    .action(async (options: { clickhouse: string; machine?: string; table: string; db?: string }) => {
+    .action(async (options: { clickhouse: string; machine?: string; table: string; since?: string; db?: string }) => {
+      if (options.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.since)) throw new InputError('--since takes a UTC day, YYYY-MM-DD');
       const { clickHouseTarget, pushAggregates } = await import('../team/clickhouse');
       const { collectAggregates } = await import('../team/collect-aggregates');
       const { toolVersion } = await import('../tool-version');
@@ -115,7 +117,7 @@ export function addTeamCommands(program: Command): void {
         // Read everything, then close: the push itself never holds the index open.
         db.close();
       }
-      const pushed = await reported(() => pushAggregates(target, collected.aggregates));
+      const pushed = await reported(() => pushAggregates(target, collected.aggregates, { since: options.since }));
       process.stdout.write(
         machineNote(collected.id) +
           `machine ${collected.aggregates.header.machine}: pushed ${pushed.rows} rows to ${options.table} at ${target.where}` +

@@ -47,7 +47,7 @@ export function clickHouseTarget(text: string, table = 'tcf_aggregates'): ClickH
  * One HTTP request on a connection of its own (no keep-alive: ClickHouse closes idle connections
  * after a few seconds, and a reused one fails mid-push). POST, so every statement may write.
  */
-function request(target: ClickHouseTarget, sql: string, body = ''): Promise<string> {
+export function request(target: ClickHouseTarget, sql: string, body = ''): Promise<string> {
   const url = new URL(target.url);
   url.searchParams.set('query', sql);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -137,7 +137,12 @@ export interface PushSummary {
  * above any earlier push of this machine, so re-pushing replaces and never adds. Nothing is
  * written locally; an interrupted push leaves rows a re-run replaces.
  */
-export async function pushAggregates(target: ClickHouseTarget, a: Aggregates, now = new Date()): Promise<PushSummary> {
+export async function pushAggregates(target: ClickHouseTarget, all: Aggregates, options: { since?: string; now?: Date } = {}): Promise<PushSummary> {
+  const now = options.now ?? new Date();
+  const since = options.since;
+  // With --since, only days from then on (and the unknown day) are sent and compared: earlier days stay as pushed before.
+  const a: Aggregates = since === undefined ? all : { header: all.header, rows: all.rows.filter((r) => r.day === '' || r.day >= since) };
+  const window = since === undefined ? '' : ` AND (day >= ${quote(since)} OR day = ${quote(UNKNOWN_DAY)})`;
   await request(target, 'SELECT 1');
   await request(target, createAggregatesSql(target.table));
   await request(target, createMachinesSql(target.table));
@@ -148,7 +153,7 @@ export async function pushAggregates(target: ClickHouseTarget, a: Aggregates, no
   const keyOf = (r: { day: string; version: string; model: string; thread: string; code: string }) =>
     `${r.day}\u0000${r.version}\u0000${r.model}\u0000${r.thread}\u0000${r.code}`;
   const current = new Set(a.rows.map((r) => keyOf({ ...r, day: chDay(r.day) })));
-  const stale = (await request(target, `SELECT day, version, model, thread, code FROM ${target.table} FINAL WHERE machine = ${m} FORMAT JSONEachRow`))
+  const stale = (await request(target, `SELECT day, version, model, thread, code FROM ${target.table} FINAL WHERE machine = ${m}${window} FORMAT JSONEachRow`))
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as { day: string; version: string; model: string; thread: string; code: string })

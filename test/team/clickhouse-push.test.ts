@@ -175,6 +175,24 @@ describe.skipIf(bin === null)('push to a real ClickHouse (Debian clickhouse-serv
     all.close();
   });
 
+  it('--since pushes only recent days and leaves earlier ones as they were', async () => {
+    const before = await versionSums(ch, ['alpha', 'beta', 'gamma']);
+    const run = runCli(['push', '--clickhouse', ch.url, '--machine', 'alpha', '--db', dbs.alpha, '--since', '2026-06-01']);
+    expect(run.status, run.stderr).toBe(0);
+    const db = openDatabase(dbs.alpha);
+    const { aggregates } = collectAggregates(db, { machine: 'alpha', toolVersion: '0.1.0' });
+    db.close();
+    const recent = aggregates.rows.filter((r) => r.day === '' || r.day >= '2026-06-01').length;
+    expect(recent).toBeGreaterThan(0);
+    expect(recent).toBeLessThan(aggregates.rows.length);
+    expect(run.stdout).toContain(`pushed ${recent} rows`);
+    expect(run.stdout).not.toContain('set to zero');
+    expect(await versionSums(ch, ['alpha', 'beta', 'gamma'])).toEqual(before);
+    const bad = runCli(['push', '--clickhouse', ch.url, '--db', dbs.alpha, '--since', 'last week']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe('error: --since takes a UTC day, YYYY-MM-DD\n');
+  });
+
   it('a ClickHouse that is down or refuses: a clear error, exit 2, the index untouched, and a re-run completes', async () => {
     const db = openDatabase(dbs.alpha);
     const before = dumpIndex(db);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { clickHouseTarget, request } from '../../server/team/clickhouse';
 
 /** Debian's clickhouse-server (18.16), wherever PATH or the usual places have it; null when not installed. */
 export function clickHouseBinary(): string | null {
@@ -127,12 +128,8 @@ export async function startClickHouse(bin: string): Promise<RunningClickHouse> {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  // A connection per query: ClickHouse closes idle keep-alive connections after 3 s.
-  const query = async (sql: string) => {
-    const r = await fetch(`${url}/?query=${encodeURIComponent(sql)}`, { method: 'POST', headers: { connection: 'close' } });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`ClickHouse: ${text}`);
-    return text;
-  };
+  // The push's own HTTP helper: a connection per query (ClickHouse closes idle keep-alive ones after 3 s).
+  const target = clickHouseTarget(url);
+  const query = (sql: string) => request(target, sql);
   return { url, query, dataDir: data, stop };
 }
