@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import { addRoot } from '../../server/store/roots';
 import { readAggregateFile, writeAggregateFile } from '../../server/team/aggregate-files';
 import { collectAggregates } from '../../server/team/collect-aggregates';
 import { importAggregateFiles } from '../../server/team/import-aggregates';
+import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { runCli } from '../support/run-cli';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-team-'));
@@ -157,5 +158,37 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     const imported = runCli(['import-aggregates', '--db', join(tmp, 'team-cli.db'), out, files.betaNd]);
     expect(imported.status, imported.stderr).toBe(0);
     expect(imported.stdout).toContain('team database: 2 machines');
+  });
+});
+
+describe('aggregates of the canary transcripts hold no payload', () => {
+  it('neither the NDJSON, the Parquet, nor the team database that imported them holds the canary', async () => {
+    const canary = newCanary();
+    // Canary in folder names too: an absolute or relative path anywhere would show.
+    const root = writeCanaryTranscripts(join(tmp, 'canary'), canary);
+    const db = openDatabase(join(tmp, 'canary.db'));
+    addRoot(db, root);
+    const summary = await indexRoots(db, { analyser: 'inline' });
+    expect(summary.findingsAdded).toBeGreaterThan(0);
+    expect(summary.filesFailed).toBeGreaterThan(0);
+    const { aggregates } = collectAggregates(db, { toolVersion: '0.1.0' });
+    db.close();
+    expect(aggregates.rows.some((r) => r.findings > 0)).toBe(true);
+    const nd = join(tmp, 'canary.ndjson');
+    const pq = join(tmp, 'canary.parquet');
+    writeAggregateFile(nd, aggregates, 'ndjson');
+    writeAggregateFile(pq, aggregates, 'parquet');
+    const teamPath = join(tmp, 'canary-team.db');
+    const team = openDatabase(teamPath);
+    await importAggregateFiles(team, [pq]);
+    const needle = Buffer.from(canary);
+    const teamBytes = () => Buffer.concat(['', '-wal', '-shm'].filter((x) => existsSync(teamPath + x)).map((x) => readFileSync(teamPath + x)));
+    expect(readFileSync(nd).includes(needle)).toBe(false);
+    expect(readFileSync(pq).includes(needle)).toBe(false);
+    expect(teamBytes().includes(needle)).toBe(false);
+    team.close();
+    expect(teamBytes().includes(needle)).toBe(false);
+    // The search works: the canary corpus's findings did arrive.
+    expect(readFileSync(nd).includes(Buffer.from('"findings":1'))).toBe(true);
   });
 });
