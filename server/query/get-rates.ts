@@ -21,12 +21,12 @@ function prepare(db: Db, dimension: RateDimension) {
   return {
     denominators: db.prepare<FilterParams, { key: string; assistant_messages: number; tool_use_turns: number }>(`
       SELECT ${key} AS key, sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns
-      FROM ${DENOMINATOR_ROWS_SQL} rc JOIN cells c ON c.id = rc.cell_id
+      FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}
       GROUP BY 1`),
     numerators: db.prepare<FilterParams, { key: string; code: string; n: number }>(`
       SELECT ${key} AS key, fi.code AS code, sum(fi.n) AS n
-      FROM ${FINDING_COUNT_ROWS_SQL} fi JOIN cells c ON c.id = fi.cell_id
+      FROM ${FINDING_COUNT_ROWS_SQL} fi CROSS JOIN cells c ON c.id = fi.cell_id
       WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
       GROUP BY 1, 2`),

@@ -23,11 +23,11 @@ function prepare(db: Db) {
     >(`
       SELECT sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns,
              min(nullif(c.day, '')) AS first_day, max(nullif(c.day, '')) AS last_day
-      FROM ${DENOMINATOR_ROWS_SQL} rc JOIN cells c ON c.id = rc.cell_id
+      FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}`),
     findings: db.prepare<FilterParams, { code: string; n: number }>(`
       SELECT fi.code AS code, sum(fi.n) AS n
-      FROM ${FINDING_COUNT_ROWS_SQL} fi JOIN cells c ON c.id = fi.cell_id
+      FROM ${FINDING_COUNT_ROWS_SQL} fi CROSS JOIN cells c ON c.id = fi.cell_id
       WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
       GROUP BY fi.code`),

@@ -3,6 +3,10 @@
  * (migration 009; written only by `import-aggregates`). Team rows have no root (root_id NULL),
  * so a root filter leaves them out and no filter sums everything. A database without imports
  * has empty team tables, and the figures are the local index's alone.
+ *
+ * Queries join these as `<rows> CROSS JOIN cells c`: CROSS JOIN keeps the rows as the outer loop
+ * (cells looked up by id), where a plain JOIN let SQLite build an automatic index on the union
+ * (about 4× slower numerators on a 26,000-message index).
  */
 
 /**
