@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { buildApp } from '../../server/app';
 import { getComparison } from '../../server/query/get-comparison';
 import { getRates, type RateDimension } from '../../server/query/get-rates';
 import { getRegressions } from '../../server/query/get-regressions';
@@ -117,6 +118,32 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     expect(merged.roots).toBe(2);
     expect(merged.files_failed).toBeGreaterThan(0);
     expect(merged.files_in_progress).toBeGreaterThan(0);
+  });
+
+  it('serves the same figures over the API (what the pages read)', async () => {
+    const apps = await Promise.all([team, both].map((db) => buildApp({ db, token: 't', allowedHosts: ['127.0.0.1:4319'], toolVersion: '9.9.9' })));
+    try {
+      const get = async (i: number, url: string) => {
+        const r = await apps[i]!.inject({ url, headers: { host: '127.0.0.1:4319' } });
+        expect(r.statusCode, url).toBe(200);
+        return r.json();
+      };
+      for (const url of [
+        '/api/versions',
+        '/api/models?sidechain=main',
+        '/api/version-models',
+        '/api/timeline?bucket=week',
+        '/api/regressions',
+        '/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42',
+      ]) {
+        expect(await get(0, url), url).toEqual(await get(1, url));
+      }
+      const { files_by_format: _a, ...merged } = await get(0, '/api/summary');
+      const { files_by_format: _b, ...truth } = await get(1, '/api/summary');
+      expect(merged).toEqual(truth);
+    } finally {
+      await Promise.all(apps.map((a) => a.close()));
+    }
   });
 
   it('replaces a machine on re-import instead of adding it twice', async () => {
