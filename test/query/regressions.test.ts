@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { getComparison } from '../../server/query/get-comparison';
-import { dayVerdict, getRegressions, MIN_TOOL_USE_TURNS, versionVerdict } from '../../server/query/get-regressions';
+import { dayVerdict, getRegressions, MIN_OPPORTUNITIES, versionVerdict } from '../../server/query/get-regressions';
 import { openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
-import { FINDING_CODES } from '../../shared/finding-codes';
+import { FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-regr-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -43,7 +43,8 @@ describe('regression verdicts on generated corpora', () => {
     db.close();
     const overall = r.verdicts.filter((x) => x.model === null);
     expect(overall.length).toBe(2 * FINDING_CODES.length);
-    for (const v of overall) expect(v.status).toBe('no_regression');
+    // The demo corpus has no stream captures: the capture codes are not measurable, never "no regression".
+    for (const v of overall) expect(v.status).toBe(FINDING_OPPORTUNITY[v.code as FindingCode] === 'capture_messages' ? 'not_measurable' : 'no_regression');
     const core = cmp.codes.filter((c) => ['missing_tool_use_block', 'empty_tool_input_with_error_result'].includes(c.code));
     expect(core.every((c) => c.a.count > 0 && c.b.count > 0 && (c.p_value ?? 0) > 0.01)).toBe(true);
   });
@@ -55,7 +56,7 @@ describe('verdict rules', () => {
   it('says nothing, and why, when no version has enough tool-use turns', () => {
     const v = versionVerdict('c', null, cells(['1.0.0', 0, 50], ['1.0.1', 3, 60]));
     expect(v.status).toBe('insufficient_data');
-    expect(v.summary).toContain(`${MIN_TOOL_USE_TURNS} tool-use turns`);
+    expect(v.summary).toContain(`${MIN_OPPORTUNITIES} tool-use turns`);
     expect(dayVerdict('c', null, cells(['2026-05-01', 0, 50], ['2026-05-02', 3, 60])).status).toBe('insufficient_data');
   });
 
@@ -74,6 +75,11 @@ describe('verdict rules', () => {
   it('pools every earlier version, small ones included, but tests only large enough versions', () => {
     const v = versionVerdict('c', 'm', cells(['1', 0, 1000], ['2', 4, 20], ['3', 30, 1000]));
     expect(v.tests).toBe(1); // version 2 is too small to be tested
-    expect(v).toMatchObject({ status: 'regression', last_good: '2', first_bad: '3', before: { count: 4, tool_use_turns: 1020 } });
+    expect(v).toMatchObject({
+      status: 'regression',
+      last_good: '2',
+      first_bad: '3',
+      before: { count: 4, opportunities: 1020, opportunity: 'tool_use_turns', not_measurable: null },
+    });
   });
 });
