@@ -1,4 +1,5 @@
 import type { RateRow } from '../../shared/api-schemas';
+import { formatCodeFigure, formatCoverage } from '../query/format-rate';
 import { getRates, selectedCodes } from '../query/get-rates';
 import type { RateFilters } from '../query/rate-filters';
 import type { Db } from '../store/database';
@@ -12,17 +13,18 @@ export function buildReport(db: Db, filters: RateFilters): ReportJson {
   return { by_version: getRates(db, 'version', filters), by_day: getRates(db, 'day', filters) };
 }
 
-function fmtRate(k: number, n: number): string {
-  return n > 0 ? `${k} (${((k / n) * 1000).toFixed(2)}‰)` : `${k}`;
-}
-
 function table(title: string, keyName: string, rows: RateRow[], codes: readonly string[]): string {
-  const header = [keyName, 'assistant msgs', 'tool-use turns', ...codes.map((c) => `${c} (per tool-use turn)`)];
+  // Each code per 1,000 of its own opportunities; "not measurable (…)" where it has none, never 0‰.
+  const header = [keyName, 'assistant msgs', 'tool-use turns', 'stop reason known', ...codes.map((c) => `${c} (per 1,000 opportunities)`)];
   const body = rows.map((r) => [
     r.key ?? 'unknown',
     String(r.assistant_messages),
     String(r.tool_use_turns),
-    ...codes.map((c) => fmtRate(r.codes.find((x) => x.code === c)?.count ?? 0, r.tool_use_turns)),
+    formatCoverage(r.stop_known_messages, r.assistant_messages),
+    ...codes.map((c) => {
+      const x = r.codes.find((y) => y.code === c);
+      return x ? formatCodeFigure(x) : '0';
+    }),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');

@@ -39,7 +39,8 @@ export interface MessageCell {
 /**
  * A file's assistant messages, reduced to what rates need, as parallel typed arrays: they
  * cross from a worker thread to the writer far cheaper than one object per message.
- * Harness-written messages are left out.
+ * Harness-written (synthetic) messages are kept, flagged: they count in no rate's denominator,
+ * only as their own number, and a copy of one in several files still counts once.
  */
 export interface MessageTable {
   cells: MessageCell[];
@@ -47,8 +48,22 @@ export interface MessageTable {
   cell: Uint32Array;
   /** Per message: 64-bit hash of message.id, to count a message copied into several files once. */
   hash: BigInt64Array;
-  /** Per message: 1 when its stop reason is tool_use (a tool-use turn). */
+  /**
+   * Per message: 1 for a tool-use turn: its stop reason is tool_use, or unknown (null on every
+   * row, as 2.1.12–2.1.52 write it) and it holds a tool_use block.
+   */
   toolUse: Uint8Array;
+  /** Per message: 1 when some row recorded a stop reason. */
+  stopKnown: Uint8Array;
+  /** Per message: 1 when the harness wrote it (`<synthetic>` model or isApiErrorMessage). */
+  synthetic: Uint8Array;
+  /** Every message of the table was read from a stream capture (stream-json or SSE). */
+  capture: boolean;
+}
+
+/** A tool-use turn: the stop reason says tool_use, or no row recorded one and the message calls a tool. */
+export function isToolUseTurn(stopReason: string | null, hasToolUse: boolean): boolean {
+  return stopReason === 'tool_use' || (stopReason === null && hasToolUse);
 }
 
 export interface FileFacts {
@@ -110,25 +125,31 @@ function shortHash(value: string): string {
 }
 
 function messageTable(messages: readonly AssistantMessage[]): MessageTable {
-  const counted = messages.filter((m) => !m.synthetic);
   const table: MessageTable = {
     cells: [],
-    cell: new Uint32Array(counted.length),
-    hash: new BigInt64Array(counted.length),
-    toolUse: new Uint8Array(counted.length),
+    cell: new Uint32Array(messages.length),
+    hash: new BigInt64Array(messages.length),
+    toolUse: new Uint8Array(messages.length),
+    stopKnown: new Uint8Array(messages.length),
+    synthetic: new Uint8Array(messages.length),
+    capture: false,
   };
   const index = new Map<string, number>();
-  counted.forEach((m, i) => {
-    const key = `${m.day}|${m.version}|${m.model}|${m.sidechain}`;
+  messages.forEach((m, i) => {
+    // `<synthetic>` is the harness's name, not a model: its rows go under the unknown model.
+    const model = m.synthetic && m.model === '<synthetic>' ? null : m.model;
+    const key = `${m.day}|${m.version}|${model}|${m.sidechain}`;
     let c = index.get(key);
     if (c === undefined) {
       c = table.cells.length;
       index.set(key, c);
-      table.cells.push({ day: m.day, version: m.version, model: m.model, sidechain: m.sidechain });
+      table.cells.push({ day: m.day, version: m.version, model, sidechain: m.sidechain });
     }
     table.cell[i] = c;
     table.hash[i] = hashMessageId(m.messageId);
-    table.toolUse[i] = m.stopReason === 'tool_use' ? 1 : 0;
+    table.toolUse[i] = !m.synthetic && isToolUseTurn(m.stopReason, m.toolUses.length > 0) ? 1 : 0;
+    table.stopKnown[i] = !m.synthetic && m.stopReason !== null ? 1 : 0;
+    table.synthetic[i] = m.synthetic ? 1 : 0;
   });
   return table;
 }
@@ -176,7 +197,17 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
       cells,
       cell: Uint32Array.from(capture.messages, (m) => cells.findIndex((c) => c.model === m.model)),
       hash: BigInt64Array.from(capture.messages, (m) => hashMessageId(m.messageId)),
-      toolUse: Uint8Array.from(capture.messages, (m) => (m.stopReason === 'tool_use' ? 1 : 0)),
+      toolUse: Uint8Array.from(capture.messages, (m) =>
+        isToolUseTurn(
+          m.stopReason,
+          m.blocks.some((b) => b.type === 'tool_use'),
+        )
+          ? 1
+          : 0,
+      ),
+      stopKnown: Uint8Array.from(capture.messages, (m) => (m.stopReason === null ? 0 : 1)),
+      synthetic: new Uint8Array(capture.messages.length),
+      capture: true,
     };
     analysis.facts = { firstTimestamp: null, lastTimestamp: null, sessionHash: null, sidechain: false };
     analysis.diagnostics = [];

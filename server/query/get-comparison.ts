@@ -1,17 +1,20 @@
 import type { CompareResponse } from '../../shared/api-schemas';
 import { DayPattern } from '../../shared/api-schemas';
-import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
+import { FINDING_OPPORTUNITY, isFindingCode } from '../../shared/finding-codes';
+import { fisherExact, rateRatio } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
-import { getRates } from './get-rates';
+import { getRates, sideFigures } from './get-rates';
 import { getSummary } from './get-summary';
 import type { RateFilters } from './rate-filters';
 
 export class BadSideError extends Error {}
 
 export const COMPARE_METHOD =
-  'Denominator: tool-use turns. Rates per 1,000 with 95% Wilson intervals; rate ratio b/a with a 95% interval on the log scale ' +
-  '(Katz; 0.5 added to every cell when a count is 0); p-value: two-sided Fisher exact test on findings against tool-use turns without one.';
+  "Denominator: each code's own opportunities (tool-use turns, messages with a recorded stop reason, model messages or " +
+  'stream-capture messages). Rates per 1,000 with 95% Wilson intervals; rate ratio b/a with a 95% interval on the log scale ' +
+  '(Katz; 0.5 added to every cell when a count is 0); p-value: two-sided Fisher exact test on findings against opportunities without one. ' +
+  'Where a side has no opportunities for a code, that side is not measurable and there is no ratio and no p-value.';
 
 const DAY = new RegExp(DayPattern.slice(1, -1));
 
@@ -48,19 +51,28 @@ export function getComparison(db: Db, a: string, b: string, common: RateFilters)
   const sides = [parseSide(a, known), parseSide(b, known)] as const;
   const summaries = sides.map((s) => getSummary(db, { ...common, ...(s.kind === 'versions' ? { versions: s.versions } : { from: s.from!, to: s.to! }) }));
   const [sa, sb] = summaries as [ReturnType<typeof getSummary>, ReturnType<typeof getSummary>];
+  const side = (s: Side, summary: ReturnType<typeof getSummary>) => ({
+    ...s,
+    assistant_messages: summary.assistant_messages,
+    tool_use_turns: summary.tool_use_turns,
+    stop_known_messages: summary.stop_known_messages,
+    capture_messages: summary.capture_messages,
+    synthetic_messages: summary.synthetic_messages,
+    stop_reason_coverage: summary.stop_reason_coverage,
+  });
   return {
-    a: { ...sides[0], assistant_messages: sa.assistant_messages, tool_use_turns: sa.tool_use_turns },
-    b: { ...sides[1], assistant_messages: sb.assistant_messages, tool_use_turns: sb.tool_use_turns },
+    a: side(sides[0], sa),
+    b: side(sides[1], sb),
     method: COMPARE_METHOD,
     codes: sa.codes.map((ca) => {
-      const kb = sb.codes.find((c) => c.code === ca.code)?.count ?? 0;
-      const ka = ca.count;
-      const na = sa.tool_use_turns;
-      const nb = sb.tool_use_turns;
+      const cb = sb.codes.find((c) => c.code === ca.code);
+      const opportunity = isFindingCode(ca.code) ? FINDING_OPPORTUNITY[ca.code] : 'tool_use_turns';
+      const [ka, na] = [ca.count, ca.opportunities];
+      const [kb, nb] = [cb?.count ?? 0, cb?.opportunities ?? 0];
       return {
         code: ca.code,
-        a: { count: ka, tool_use_turns: na, per_1000_tool_use_turns: perThousand(ka, na) },
-        b: { count: kb, tool_use_turns: nb, per_1000_tool_use_turns: perThousand(kb, nb) },
+        a: sideFigures(opportunity, ka, na, sa.tool_use_turns),
+        b: sideFigures(opportunity, kb, nb, sb.tool_use_turns),
         rate_ratio: rateRatio(kb, nb, ka, na),
         p_value: na > 0 && nb > 0 ? fisherExact(kb, Math.max(0, nb - kb), ka, Math.max(0, na - ka)).twoSided : null,
       };

@@ -332,7 +332,7 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
       last_row_at: facts.lastTimestamp,
       session_hash: facts.sessionHash,
       sidechain: facts.sidechain ? 1 : 0,
-      assistant_messages: messages.hash.length,
+      assistant_messages: messages.hash.length - messages.synthetic.reduce((n, x) => n + x, 0),
       findings: analysis.findings.length,
     })!.id;
     dropFileRows(st, fileId);
@@ -341,7 +341,18 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     }
     const cells = new Map<string, number>();
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
-    for (let i = 0; i < messages.hash.length; i++) st.insertMessage.run(fileId, messages.hash[i]!, cellIds[messages.cell[i]!]!, messages.toolUse[i]!);
+    const capture = messages.capture ? 1 : 0;
+    for (let i = 0; i < messages.hash.length; i++) {
+      st.insertMessage.run(
+        fileId,
+        messages.hash[i]!,
+        cellIds[messages.cell[i]!]!,
+        messages.toolUse[i]!,
+        messages.stopKnown[i]!,
+        capture,
+        messages.synthetic[i]!,
+      );
+    }
     for (const f of analysis.findings) {
       st.insertFinding.run({
         file_id: fileId,

@@ -106,6 +106,22 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
       },
       version: `version-${c}`,
     }),
+    // A harness-written synthetic row (stored as a flagged message, counted apart) and a legacy-era row with no stop reason.
+    env({
+      type: 'assistant',
+      isApiErrorMessage: true,
+      error: `rate_limit_${c}`,
+      apiError: c,
+      message: {
+        id: `msg_${c}_6`,
+        role: 'assistant',
+        model: '<synthetic>',
+        content: [{ type: 'text', text: `API Error: ${c}` }],
+        stop_reason: 'stop_sequence',
+      },
+    }),
+    assistant(`msg_${c}_7`, [{ type: 'tool_use', id: `toolu3_${c}`, name: `Tool${c}`, input: { [c]: c } }], null),
+    env({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu3_${c}`, content: c }] } }),
     env({ type: 'system', subtype: 'stop_hook_summary', content: `system ${c}`, hookInfos: [{ command: c }] }),
     env({ type: 'attachment', attachment: { type: 'hook_additional_context', content: c } }),
     { type: 'file-history-snapshot', messageId: `snap-${c}`, snapshot: { trackedFileBackups: { [`/home/${c}`]: {} }, timestamp: '2026-05-29T10:00:00Z' } },
