@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { countOf, getRates } from '../../server/query/get-rates';
 import { type Db, openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
@@ -8,9 +8,9 @@ import { addRoot } from '../../server/store/roots';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { cellTotals } from '../support/db-dump';
 import { generateCorpus } from '../support/generated-corpus';
-import { requireSharedOrSkip } from '../support/shared-material';
+import { describeWithShared } from '../support/shared-material';
 
-describe.runIf(requireSharedOrSkip('index on a generated corpus'))('index on a generated corpus (../shared/bench/gen-corpus.mjs)', () => {
+describeWithShared('index on a generated corpus (../shared/bench/gen-corpus.mjs)', () => {
   const corpus = generateCorpus(['--size-mb', '30', '--seed', '3', '--canary', 'IDXSHAREDCANARY']);
   let db: Db;
   beforeAll(async () => {
