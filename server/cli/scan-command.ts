@@ -1,5 +1,6 @@
+import { lstatSync } from 'node:fs';
 import type { ScanErrorCode } from '../../shared/scan-errors';
-import { analyseFile, type FindingRecord } from '../detect/analyse-file';
+import { analyseFile, type FileAnalysis, type FindingRecord } from '../detect/analyse-file';
 import { walkInputs } from '../scan/walk-inputs';
 
 export interface ScanReport {
@@ -18,6 +19,8 @@ export interface ScanReport {
     assistant_messages_checked: number;
     files_scanned: number;
     files_failed: number;
+    /** Files being written: a cut last line in a file modified in the last IN_PROGRESS_WINDOW_MS. */
+    files_in_progress: number;
     findings: number;
     symlinks_skipped: number;
   };
@@ -36,20 +39,54 @@ function toReportFinding(name: string, f: FindingRecord): ScanReport['findings']
   };
 }
 
+/** A cut last line is "being written" only in a file modified this recently; older, it is damage. */
+export const IN_PROGRESS_WINDOW_MS = 10 * 60 * 1000;
+
+function modifiedRecently(path: string, now: number): boolean {
+  try {
+    return now - lstatSync(path).mtimeMs < IN_PROGRESS_WINDOW_MS;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reads a file as `scan` does: a failure at a cut last line (no \n, not yet a whole value) in a
+ * recently modified file is read again the way `index` reads it, which tells a file Claude Code is
+ * writing right now (in_progress) from a damaged one. Anything else fails as it always did.
+ */
+function analyseForScan(path: string, now: number): FileAnalysis {
+  const analysis = analyseFile(path);
+  if (analysis.status !== 'failed' || !['malformed_json', 'invalid_utf8'].includes(analysis.failure.code) || !modifiedRecently(path, now)) return analysis;
+  const again = analyseFile(path, { forIndex: true });
+  return again.status === 'in_progress' ? again : analysis;
+}
+
 /** Scan explicit inputs and build the payload-free report. Throws InputError for unusable inputs. */
-export function runScan(inputs: readonly string[]): ScanReport {
+export function runScan(inputs: readonly string[], now = Date.now()): ScanReport {
   const walk = walkInputs(inputs);
   const report: ScanReport = {
     findings: [],
     errors: walk.problems.map((p) => ({ file: p.name, line: null, code: p.code })),
-    summary: { assistant_messages_checked: 0, files_scanned: 0, files_failed: 0, findings: 0, symlinks_skipped: walk.symlinksSkipped },
+    summary: {
+      assistant_messages_checked: 0,
+      files_scanned: 0,
+      files_failed: 0,
+      files_in_progress: 0,
+      findings: 0,
+      symlinks_skipped: walk.symlinksSkipped,
+    },
   };
   for (const file of walk.files) {
-    const analysis = analyseFile(file.path);
+    const analysis = analyseForScan(file.path, now);
     report.summary.files_scanned++;
+    if (analysis.status === 'in_progress') {
+      // Like the index: it contributes nothing until it is complete (its last message may be cut mid-write).
+      report.summary.files_in_progress++;
+      continue;
+    }
     if (analysis.status !== 'ok') {
-      // `scan` is not asked to tolerate a cut last line, so every non-ok file carries a failure.
-      const failure = analysis.status === 'failed' ? analysis.failure : { code: 'malformed_json' as const, line: analysis.lines };
+      const failure = analysis.failure;
       report.summary.files_failed++;
       report.errors.push({ file: file.name, line: failure.line, code: failure.code });
       continue;
@@ -99,7 +136,7 @@ export function formatScanTable(report: ScanReport): string {
   const s = report.summary;
   out.push(
     '',
-    `files scanned: ${s.files_scanned}, failed: ${s.files_failed}; assistant messages checked: ${s.assistant_messages_checked}; ` +
+    `files scanned: ${s.files_scanned}, failed: ${s.files_failed}, still being written (not read; scan again later): ${s.files_in_progress}; assistant messages checked: ${s.assistant_messages_checked}; ` +
       `findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}`,
   );
   return out.join('\n') + '\n';

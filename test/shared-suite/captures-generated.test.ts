@@ -2,18 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { runScan } from '../../server/cli/scan-command';
 import { countOf, getRates } from '../../server/query/get-rates';
 import { getSummary } from '../../server/query/get-summary';
 import { openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
-import { requireSharedOrSkip, sharedDir } from '../support/shared-material';
+import { describeWithShared, sharedDir } from '../support/shared-material';
 
 const CODES = ['zero_delta_tool_use', 'tool_use_stop_without_block', 'unparseable_tool_input', 'input_mismatch'];
 
-describe.runIf(requireSharedOrSkip('stream captures from gen-captures.mjs'))('stream captures (../shared/bench/gen-captures.mjs)', () => {
+describeWithShared('stream captures (../shared/bench/gen-captures.mjs)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tcf-captures-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const r = spawnSync(process.execPath, [

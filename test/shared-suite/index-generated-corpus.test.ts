@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { countOf, getRates } from '../../server/query/get-rates';
 import { getSummary } from '../../server/query/get-summary';
 import { type Db, openDatabase } from '../../server/store/database';
@@ -11,9 +11,9 @@ import { safeModelId } from '../../shared/metadata-patterns';
 import { compareVersions } from '../../shared/version-order';
 import { cellTotals } from '../support/db-dump';
 import { generateCorpus } from '../support/generated-corpus';
-import { requireSharedOrSkip } from '../support/shared-material';
+import { describeWithShared } from '../support/shared-material';
 
-describe.runIf(requireSharedOrSkip('index on a generated corpus'))('index on a generated corpus (../shared/bench/gen-corpus.mjs)', () => {
+describeWithShared('index on a generated corpus (../shared/bench/gen-corpus.mjs)', () => {
   const corpus = generateCorpus(['--size-mb', '30', '--seed', '3', '--canary', 'IDXSHAREDCANARY']);
   let db: Db;
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { getRates } from '../../server/query/get-rates';
 import { getRegressions } from '../../server/query/get-regressions';
 import { type Db, openDatabase } from '../../server/store/database';
@@ -8,11 +8,11 @@ import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { compareVersions } from '../../shared/version-order';
 import { generateCorpus } from '../support/generated-corpus';
-import { requireSharedOrSkip } from '../support/shared-material';
+import { describeWithShared } from '../support/shared-material';
 
 // 150 MB: at the injected rates (2 and 4 per 1,000 tool-use turns) a smaller corpus leaves the first bad version with
 // too few findings to beat the Bonferroni threshold, and the test would check the generator's luck, not the verdict.
-describe.runIf(requireSharedOrSkip('regressions on a generated corpus'))('regression verdicts on ../shared/bench/gen-corpus.mjs', () => {
+describeWithShared('regression verdicts on ../shared/bench/gen-corpus.mjs', () => {
   const corpus = generateCorpus(['--size-mb', '150', '--seed', '5', '--canary', 'REGSHAREDCANARY']);
   let db: Db;
   beforeAll(async () => {

@@ -1,13 +1,13 @@
 import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { runScan } from '../../server/cli/scan-command';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { generateCorpus } from '../support/generated-corpus';
-import { requireSharedOrSkip } from '../support/shared-material';
+import { describeWithShared } from '../support/shared-material';
 
 const CORE: readonly string[] = ['missing_tool_use_block', 'empty_tool_input_with_error_result'];
 
-describe.runIf(requireSharedOrSkip('scan on a generated corpus'))('scan on a generated corpus (../shared/bench/gen-corpus.mjs)', () => {
+describeWithShared('scan on a generated corpus (../shared/bench/gen-corpus.mjs)', () => {
   const corpus = generateCorpus(['--size-mb', '25', '--seed', '7', '--canary', 'SCANCANARYX']);
   afterAll(() => rmSync(corpus.dir, { recursive: true, force: true }));
   const report = runScan([corpus.projects]);
