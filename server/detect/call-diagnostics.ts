@@ -1,5 +1,5 @@
 import type { TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
-import { callsOf, MessageTimeline, ResultIndex } from './call-outcomes';
+import { callsOf, MessageTimeline, resultsOf } from './call-outcomes';
 
 /**
  * Counts that are not findings, per Claude Code version of the calling message: calls split
@@ -28,7 +28,7 @@ export function withCallDiagnostics(file: TranscriptFile): VersionDiagnostics[] 
     }
     return d;
   };
-  const results = new ResultIndex(file.toolResults);
+  const results = resultsOf(file);
   let timeline: MessageTimeline | null = null;
   for (const { message, call } of callsOf(file)) {
     if (message.damaged) continue;

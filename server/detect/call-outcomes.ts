@@ -8,9 +8,8 @@ import type { AssistantMessage, ToolResultFact, ToolUseFact, TranscriptFile } fr
 export class ResultIndex {
   private readonly byId = new Map<string, ToolResultFact[]>();
 
-  constructor(results: readonly ToolResultFact[], only?: (r: ToolResultFact) => boolean) {
+  constructor(results: readonly ToolResultFact[]) {
     for (const r of results) {
-      if (only && !only(r)) continue;
       const list = this.byId.get(r.toolUseId);
       if (list) list.push(r);
       else this.byId.set(r.toolUseId, [r]);
@@ -21,18 +20,28 @@ export class ResultIndex {
     return this.byId.has(id);
   }
 
-  /** The result answering `call`: the first after it, else the last before it; null when none. */
-  of(call: ToolUseFact): ToolResultFact | null {
+  /** The result answering `call` (among those `only` accepts): the first after it, else the last before it; null when none. */
+  of(call: ToolUseFact, only?: (r: ToolResultFact) => boolean): ToolResultFact | null {
     if (call.id === '') return null;
     const list = this.byId.get(call.id);
     if (!list) return null;
     let before: ToolResultFact | null = null;
     for (const r of list) {
+      if (only && !only(r)) continue;
       if (r.line > call.line) return r;
       before = r;
     }
     return before;
   }
+}
+
+const indexes = new WeakMap<TranscriptFile, ResultIndex>();
+
+/** The file's results by id, built once per file and shared by every rule (a pure function of the file). */
+export function resultsOf(file: TranscriptFile): ResultIndex {
+  let index = indexes.get(file);
+  if (!index) indexes.set(file, (index = new ResultIndex(file.toolResults)));
+  return index;
 }
 
 /** What became of a call that has no result anywhere in its file. */

@@ -1,5 +1,6 @@
 import { NOT_LOST_KINDS } from '../scan/harness-markers';
-import { callsOf, ResultIndex } from './call-outcomes';
+import type { ToolResultFact } from '../scan/transcript-model';
+import { callsOf, resultsOf } from './call-outcomes';
 import type { DetectedFinding, Detector } from './detector';
 
 /**
@@ -13,11 +14,12 @@ import type { DetectedFinding, Detector } from './detector';
 export const emptyToolInputWithErrorResult: Detector = {
   code: 'empty_tool_input_with_error_result',
   detect(file) {
-    const errors = new ResultIndex(file.toolResults, (r) => r.isError);
+    const results = resultsOf(file);
+    const isError = (r: ToolResultFact) => r.isError;
     const findings: DetectedFinding[] = [];
     for (const { message, call } of callsOf(file)) {
       if (!call.emptyInput || call.id.length === 0 || message.damaged) continue;
-      const result = errors.of(call);
+      const result = results.of(call, isError);
       if (result === null || result.errorKind === null || NOT_LOST_KINDS.has(result.errorKind)) continue;
       findings.push({ code: 'empty_tool_input_with_error_result', message, sourceLines: [call.line, result.line], details: { error_kind: result.errorKind } });
     }

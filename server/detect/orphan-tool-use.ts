@@ -1,4 +1,4 @@
-import { callsOf, MessageTimeline, ResultIndex } from './call-outcomes';
+import { callsOf, MessageTimeline, resultsOf } from './call-outcomes';
 import type { DetectedFinding, Detector } from './detector';
 
 /**
@@ -13,11 +13,12 @@ import type { DetectedFinding, Detector } from './detector';
 export const orphanToolUse: Detector = {
   code: 'orphan_tool_use',
   detect(file) {
-    const answered = new ResultIndex(file.toolResults);
-    const timeline = new MessageTimeline(file);
+    const answered = resultsOf(file);
+    let timeline: MessageTimeline | null = null;
     const findings: DetectedFinding[] = [];
     for (const { message, call } of callsOf(file)) {
       if (call.id === '' || answered.has(call.id)) continue;
+      timeline ??= new MessageTimeline(file);
       if (timeline.fateOf(message, call) === 'orphan') findings.push({ code: 'orphan_tool_use', message, sourceLines: [call.line] });
     }
     return findings;

@@ -1,6 +1,6 @@
 import { NOT_LOST_KINDS } from '../scan/harness-markers';
-import type { AssistantMessage, ToolUseFact } from '../scan/transcript-model';
-import { ResultIndex } from './call-outcomes';
+import type { AssistantMessage, ToolResultFact, ToolUseFact } from '../scan/transcript-model';
+import { resultsOf } from './call-outcomes';
 import type { DetectedFinding, Detector } from './detector';
 
 interface Call {
@@ -19,10 +19,11 @@ interface Call {
 export const repeatedEmptyToolCall: Detector = {
   code: 'repeated_empty_tool_call',
   detect(file) {
-    const errors = new ResultIndex(file.toolResults, (r) => r.isError && r.errorKind !== null && !NOT_LOST_KINDS.has(r.errorKind));
+    const results = resultsOf(file);
+    const lostArguments = (r: ToolResultFact) => r.isError && r.errorKind !== null && !NOT_LOST_KINDS.has(r.errorKind);
     const calls: Call[] = file.messages
       .filter((m) => !m.synthetic && !m.damaged)
-      .flatMap((m) => m.toolUses.map((call) => ({ call, message: m, errorLine: errors.of(call)?.line ?? null })))
+      .flatMap((m) => m.toolUses.map((call) => ({ call, message: m, errorLine: results.of(call, lostArguments)?.line ?? null })))
       .sort((a, b) => a.call.line - b.call.line);
     const findings: DetectedFinding[] = [];
     let run: Call[] = [];

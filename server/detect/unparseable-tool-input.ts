@@ -1,5 +1,5 @@
 import { toolClass } from '../scan/build-transcript';
-import { callsOf, ResultIndex } from './call-outcomes';
+import { callsOf, resultsOf } from './call-outcomes';
 import type { DetectedFinding, Detector } from './detector';
 
 /**
@@ -13,7 +13,7 @@ import type { DetectedFinding, Detector } from './detector';
 export const unparseableToolInputTranscript: Detector = {
   code: 'unparseable_tool_input',
   detect(file) {
-    const results = new ResultIndex(file.toolResults);
+    const results = resultsOf(file);
     const findings: DetectedFinding[] = [];
     for (const { message, call } of callsOf(file)) {
       if (call.unparsed === null || message.damaged) continue;
