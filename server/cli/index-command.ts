@@ -20,6 +20,13 @@ export function formatIndexSummary(s: IndexSummary): string {
           .map(([k, v]) => `${k} ${v}`)
           .join(', ') || 'none'
       }`,
+      ...(Object.keys(s.terminalReasons).length > 0
+        ? [
+            `stream-json terminal reasons: ${Object.entries(s.terminalReasons)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')}`,
+          ]
+        : []),
     ].join('\n') + '\n'
   );
 }

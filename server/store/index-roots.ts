@@ -34,6 +34,8 @@ export interface IndexSummary {
   durationMs: number;
   /** Files read in this run, by the format detected. */
   formats: Record<string, number>;
+  /** stream-json captures read in this run, by the terminal_reason of their result row (`none` when absent or odd). */
+  terminalReasons: Record<string, number>;
 }
 
 export interface IndexOptions {
@@ -104,6 +106,7 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
     symlinksSkipped: 0,
     durationMs: 0,
     formats: {},
+    terminalReasons: {},
   };
   const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };
   const report = () => options.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
@@ -366,6 +369,10 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
     st.setFileExtras.run(damage === null ? 0 : 1, damage, analysis.terminalReason ?? null, fileId);
     if (damage !== null) summary.filesSalvaged++;
+    if (analysis.format === 'stream-json') {
+      const reason = analysis.terminalReason ?? 'none';
+      summary.terminalReasons[reason] = (summary.terminalReasons[reason] ?? 0) + 1;
+    }
     const cells = new Map<string, number>();
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
     for (let i = 0; i < messages.hash.length; i++) st.insertMessage.run(fileId, messages.hash[i]!, cellIds[messages.cell[i]!]!, messages.toolUse[i]!);

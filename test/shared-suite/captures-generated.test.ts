@@ -67,6 +67,7 @@ describe.runIf(requireSharedOrSkip('stream captures from gen-captures.mjs'))('st
     addRoot(db, join(dir, 'captures'));
     const s = await indexRoots(db, { analyser: 'inline' });
     expect(s.formats).toEqual({ 'stream-json': 240, sse: 60 });
+    expect(s.terminalReasons).toEqual(truth.terminal_reasons);
     expect(getSummary(db).files_by_format).toEqual({ 'stream-json': 240, sse: 60 });
     const rows = getRates(db, 'version');
     for (const code of CODES) expect(countOf(rows, code)).toBe(truth.findings.filter((f) => f.code === code).length);
