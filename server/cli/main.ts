@@ -46,9 +46,10 @@ program
   .description('Scan transcript files or folders (walked for *.jsonl; symbolic links never followed) and print payload-free findings.')
   .argument('<path...>', 'files or folders to scan; nothing is scanned unless named here')
   .option('--json', 'print one JSON object instead of a table')
-  .action(async (paths: string[], options: { json?: boolean }) => {
+  .option('--salvage', 'read the complete rows of damaged files (two rows on one line, a torn row) instead of failing them; such files are listed')
+  .action(async (paths: string[], options: { json?: boolean; salvage?: boolean }) => {
     const { formatScanTable, runScan, scanExitCode } = await import('./scan-command');
-    const report = runScan(paths);
+    const report = runScan(paths, { salvage: options.salvage === true });
     process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report));
     process.exitCode = scanExitCode(report);
   });
@@ -58,11 +59,12 @@ program
   .description('Add folders as roots and index them into the local database (metadata only; incremental).')
   .argument('<dir...>', 'folders to add and index; nothing is indexed unless named')
   .option('--db <file>', DB_HELP)
-  .action(async (dirs: string[], options: { db?: string }) => {
+  .option('--salvage', 'read the complete rows of damaged files instead of failing them (this run; salvaged files are labelled)')
+  .action(async (dirs: string[], options: { db?: string; salvage?: boolean }) => {
     const { openDatabase, defaultDbPath, runIndex, formatIndexSummary } = await loadIndex();
     const db = openDatabase(options.db ?? defaultDbPath());
     try {
-      const summary = await runIndex(db, dirs);
+      const summary = await runIndex(db, dirs, { salvage: options.salvage === true });
       process.stdout.write(formatIndexSummary(summary));
       process.exitCode = summary.filesFailed > 0 ? 2 : 0;
     } finally {

@@ -4,7 +4,8 @@ import type { CaptureFile } from '../scan/capture-model';
 import { digestLines } from '../scan/evidence-digest';
 import { detectFormat, type FileFormat, scanCapture } from '../scan/scan-capture';
 import { type ScanFailure, scanFile } from '../scan/scan-file';
-import type { AssistantMessage, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
+import type { AssistantMessage, SalvagedLine, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
+import { withCallDiagnostics } from './call-diagnostics';
 import { CAPTURE_DETECTORS } from './capture/registry';
 import type { DetectedFinding } from './detector';
 import { DETECTORS } from './registry';
@@ -87,7 +88,12 @@ export type FileAnalysis =
       /** Present when asked for (the index); `scan` does not need them. */
       messages?: MessageTable;
       facts?: FileFacts;
+      /** Per version: unknown types, and the call diagnostics (compaction splits, calls open at the end, rejected input). */
       diagnostics?: VersionDiagnostics[];
+      /** Salvage mode: the damaged lines read around; absent or empty when the file was whole. */
+      salvaged?: SalvagedLine[];
+      /** stream-json captures: the `terminal_reason` of the `result` row, when it passes the pattern. */
+      terminalReason?: string | null;
     }
   | { status: 'failed'; bytes: number; failure: ScanFailure }
   | { status: 'in_progress'; bytes: number; lines: number };
@@ -95,10 +101,13 @@ export type FileAnalysis =
 export interface AnalyseOptions {
   /** Also return per-message records and file facts, and treat a cut last line as in progress. */
   forIndex?: boolean;
+  /** Read the complete rows of damaged lines instead of failing the file (the user's explicit choice). */
+  salvage?: boolean;
 }
 
 export function runDetectors(transcript: TranscriptFile): DetectedFinding[] {
-  const found = DETECTORS.flatMap((d) => d.detect(transcript));
+  // A message a dropped torn row could belong to (salvage mode) is the source of no finding.
+  const found = DETECTORS.flatMap((d) => d.detect(transcript)).filter((f) => !f.message.damaged);
   for (const f of found) f.sourceLines = [...new Set(f.sourceLines)].sort((a, b) => a - b);
   return found.sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code));
 }
@@ -190,6 +199,7 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
     endsWithNewline: true,
     assistantMessages: capture.messages.length,
     findings,
+    terminalReason: capture.terminalReason,
   };
   if (options.forIndex) {
     const cells = [...new Set(capture.messages.map((m) => m.model))].map((model) => ({ day: null, version: capture.version, model, sidechain: false }));
@@ -209,7 +219,12 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
       synthetic: new Uint8Array(capture.messages.length),
       capture: true,
     };
-    analysis.facts = { firstTimestamp: null, lastTimestamp: null, sessionHash: null, sidechain: false };
+    analysis.facts = {
+      firstTimestamp: null,
+      lastTimestamp: null,
+      sessionHash: capture.sessionId === null ? null : shortHash(capture.sessionId),
+      sidechain: false,
+    };
     analysis.diagnostics = [];
   }
   return analysis;
@@ -219,7 +234,7 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
 export function analyseFile(path: string, options: AnalyseOptions = {}): FileAnalysis {
   const format = detectFormat(path);
   if (format !== 'transcript') return analyseCapture(path, format, options);
-  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: options.forIndex === true });
+  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: options.forIndex === true, salvage: options.salvage === true });
   if (scan.status !== 'ok') return scan;
   const { transcript, lineStarts } = scan;
   let findings: FindingRecord[];
@@ -248,12 +263,14 @@ export function analyseFile(path: string, options: AnalyseOptions = {}): FileAna
     bytes: scan.bytes,
     lineCount: transcript.lineCount,
     endsWithNewline: transcript.endsWithNewline,
-    assistantMessages: transcript.messages.length,
+    assistantMessages: transcript.messages.reduce((n, m) => (m.damaged ? n : n + 1), 0),
     findings,
+    diagnostics: withCallDiagnostics(transcript),
   };
+  if (transcript.salvaged.length > 0) analysis.salvaged = transcript.salvaged;
   if (options.forIndex) {
-    analysis.messages = messageTable(transcript.messages);
-    analysis.diagnostics = transcript.diagnostics;
+    // Salvage mode: messages a dropped torn row could belong to count in no denominator either.
+    analysis.messages = messageTable(transcript.salvaged.length > 0 ? transcript.messages.filter((m) => !m.damaged) : transcript.messages);
     analysis.facts = {
       firstTimestamp: transcript.firstTimestamp,
       lastTimestamp: transcript.lastTimestamp,

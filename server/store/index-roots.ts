@@ -25,6 +25,8 @@ export interface IndexSummary {
   filesRemoved: number;
   filesFailed: number;
   filesInProgress: number;
+  /** Files read around damaged lines in salvage mode (labelled in the index). */
+  filesSalvaged: number;
   bytesRead: number;
   findingsAdded: number;
   findingsRemoved: number;
@@ -32,6 +34,8 @@ export interface IndexSummary {
   durationMs: number;
   /** Files read in this run, by the format detected. */
   formats: Record<string, number>;
+  /** stream-json captures read in this run, by the terminal_reason of their result row (`none` when absent or odd). */
+  terminalReasons: Record<string, number>;
 }
 
 export interface IndexOptions {
@@ -40,6 +44,11 @@ export interface IndexOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** 'auto' starts worker threads only when there is enough to read to pay for them. */
   analyser?: 'auto' | 'workers' | 'inline';
+  /**
+   * Read the complete rows of damaged files instead of failing them: for every root (true) or
+   * per root (a per-folder setting). Files that failed before are read again when it is on.
+   */
+  salvage?: boolean | ((rootId: number) => boolean);
 }
 
 interface Job {
@@ -90,19 +99,22 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
     filesRemoved: 0,
     filesFailed: 0,
     filesInProgress: 0,
+    filesSalvaged: 0,
     bytesRead: 0,
     findingsAdded: 0,
     findingsRemoved: 0,
     symlinksSkipped: 0,
     durationMs: 0,
     formats: {},
+    terminalReasons: {},
   };
   const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };
   const report = () => options.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
   report();
 
+  const salvageOf = (rootId: number) => (typeof options.salvage === 'function' ? options.salvage(rootId) : options.salvage === true);
   const jobs: Job[] = [];
-  for (const root of roots) jobs.push(...planRoot(db, st, root, summary));
+  for (const root of roots) jobs.push(...planRoot(db, st, root, summary, salvageOf(root.id)));
   // Largest first: one very long transcript cannot be split, so it starts at once while the
   // other cores share the rest.
   jobs.sort((a, b) => b.size - a.size);
@@ -136,7 +148,10 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
     const lane = async () => {
       while (next < batches.length) {
         const group = batches[next++]!;
-        const analyses = await analyser.analyse(group.map((j) => j.path));
+        const analyses = await analyser.analyse(
+          group.map((j) => j.path),
+          group.map((j) => salvageOf(j.root.id)),
+        );
         group.forEach((job, i) => {
           const analysis = analyses[i]!;
           writeOne(job, analysis);
@@ -185,7 +200,7 @@ export async function indexRoots(db: Db, options: IndexOptions = {}): Promise<In
 }
 
 /** Walks one root, removes rows of files that are gone, and lists the files that must be read. */
-function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSummary): Job[] {
+function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSummary, salvage: boolean): Job[] {
   const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
   walkDirectory(root.path, '', walk);
   summary.symlinksSkipped += walk.symlinksSkipped;
@@ -227,7 +242,8 @@ function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSumm
       summary.filesFailed++;
       continue;
     }
-    if (old && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) {
+    // With salvage on, a file that failed before is read again (it may now be salvaged).
+    if (old && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint && !(salvage && old.status === 'failed')) {
       summary.filesUnchanged++;
       if (old.status === 'failed') summary.filesFailed++;
       if (old.status === 'in_progress') summary.filesInProgress++;
@@ -337,7 +353,25 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     })!.id;
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
-      st.insertDiagnostics.run(fileId, d.version ?? '', d.textRows, d.toolUseRows, JSON.stringify(d.unknownRowTypes), JSON.stringify(d.unknownBlockTypes));
+      st.insertDiagnostics.run(
+        fileId,
+        d.version ?? '',
+        d.textRows,
+        d.toolUseRows,
+        JSON.stringify(d.unknownRowTypes),
+        JSON.stringify(d.unknownBlockTypes),
+        d.compactionSplits,
+        d.callsOpenAtEnd,
+        JSON.stringify(d.rejectedToolInput),
+        JSON.stringify(d.unknownSystemSubtypes),
+      );
+    }
+    const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
+    st.setFileExtras.run(damage === null ? 0 : 1, damage, analysis.terminalReason ?? null, fileId);
+    if (damage !== null) summary.filesSalvaged++;
+    if (analysis.format === 'stream-json') {
+      const reason = analysis.terminalReason ?? 'none';
+      summary.terminalReasons[reason] = (summary.terminalReasons[reason] ?? 0) + 1;
     }
     const cells = new Map<string, number>();
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));

@@ -63,9 +63,13 @@ export function prepareIndexStatements(db: Db) {
     deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),
     deleteFile: db.prepare<[number]>('DELETE FROM files WHERE id = ?'),
     deleteDiagnosticsOfFile: db.prepare<[number]>('DELETE FROM file_diagnostics WHERE file_id = ?'),
-    insertDiagnostics: db.prepare<[number, string, number, number, string, string]>(
-      'INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types) VALUES (?, ?, ?, ?, ?, ?)',
+    insertDiagnostics: db.prepare<[number, string, number, number, string, string, number, number, string, string]>(
+      `INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types,
+                                     compaction_splits, calls_open_at_end, rejected_tool_input, unknown_system_subtypes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // Salvage label and capture terminal reason, written after the file's row (separately, so the upsert stays as it is).
+    setFileExtras: db.prepare<[number, string | null, string | null, number]>('UPDATE files SET salvaged = ?, damage = ?, terminal_reason = ? WHERE id = ?'),
     cellId: db.prepare<[string, string, string, number], { id: number }>('SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?'),
     insertCell: db.prepare<[string, string, string, number], { id: number }>(
       'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',

@@ -18,7 +18,7 @@ describe('scan CLI', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as ScanReport;
-    expect(Object.keys(report)).toEqual(['findings', 'errors', 'summary']);
+    expect(Object.keys(report)).toEqual(['findings', 'errors', 'summary', 'diagnostics']);
     expect(report.summary).toEqual({
       assistant_messages_checked: 10,
       files_scanned: 8,
