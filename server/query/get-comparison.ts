@@ -79,7 +79,7 @@ export function checkSides(a: Side, b: Side): void {
     if (shared.length)
       throw new BadSideError(`the sides overlap: ${shared.slice(0, 3).join(', ')}${shared.length > 3 ? '…' : ''} on both`, 'overlapping_sides');
   } else if (a.from! <= b.to! && b.from! <= a.to!) {
-    throw new BadSideError(`the sides overlap: ${a.from! > b.from! ? a.from : b.from}–${a.to! < b.to! ? a.to : b.to} is on both`, 'overlapping_sides');
+    throw new BadSideError(`the sides overlap: ${[a.from!, b.from!].sort()[1]}–${[a.to!, b.to!].sort()[0]} is on both`, 'overlapping_sides');
   }
 }
 
