@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
 import { opportunityWords } from '../../../shared/opportunity-words';
-import { useRegressions, useRoots, useSummary, useTimeline, useVersions } from '../api/queries';
+import { useRegressions, useRoots, useSummary, useTimelineIn, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateTimeChart } from '../components/RateTimeChart';
 import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../components/ui';
@@ -18,7 +18,9 @@ export function OverviewPage() {
   const [search] = useSearchParams();
   const filters = filtersFromSearch(search);
   const summary = useSummary(filters);
-  const timeline = useTimeline(filters, 'day');
+  // Weeks come from the server for long ranges: a year of days is ~0.8 MB of JSON.
+  const overviewBucket = summary.data ? autoBucket(summary.data.first_day, summary.data.last_day) : null;
+  const timeline = useTimelineIn(filters, overviewBucket === null ? null : overviewBucket === 'week' ? 'week' : 'day');
   const versions = useVersions(filters);
   const regressions = useRegressions(filters);
   const roots = useRoots();
@@ -131,7 +133,7 @@ export function OverviewPage() {
               </p>
             ) : (
               <RateTimeChart
-                rows={foldDays(data.rows, bucket)}
+                rows={foldDays(data.rows, data.bucket === 'week' && bucket === 'week' ? 'day' : bucket)}
                 bucket={bucket}
                 codes={charted}
                 markers={chartMarkers(regressions.data?.cards ?? [], data.version_markers, picked)}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { FINDING_CODES } from '../../../shared/finding-codes';
-import { useModels, useRegressions, useTimeline } from '../api/queries';
+import { useModels, useRegressions, useSummary, useTimelineIn } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RateTimeChart } from '../components/RateTimeChart';
@@ -19,8 +19,11 @@ export function TimelinePage() {
   const [search, setParams] = useUrlParams();
   const filters = filtersFromSearch(search);
   const chosen = (BUCKETS as readonly string[]).includes(search.get('bucket') ?? '') ? (search.get('bucket') as (typeof BUCKETS)[number]) : 'auto';
+  const summary = useSummary(filters);
+  const auto = summary.data ? autoBucket(summary.data.first_day, summary.data.last_day) : null;
   // Weeks come from the server; days and months are folded here from days.
-  const timeline = useTimeline(filters, chosen === 'week' ? 'week' : 'day');
+  const resolved = chosen === 'auto' ? auto : chosen;
+  const timeline = useTimelineIn(filters, resolved === null ? null : resolved === 'week' ? 'week' : 'day');
   const models = useModels({});
   const regressions = useRegressions(filters);
   const [showAll, setShowAll] = useState(false);
@@ -55,7 +58,7 @@ export function TimelinePage() {
         {(data) => {
           if (data.rows.length === 0 && !search.size) return <NothingIndexed />;
           const keys = data.rows.flatMap((r) => (r.key ? [r.key] : []));
-          const bucket: TimeBucket = chosen === 'auto' ? autoBucket(keys[0] ?? null, keys[keys.length - 1] ?? null) : chosen;
+          const bucket: TimeBucket = chosen === 'auto' ? (auto ?? autoBucket(keys[0] ?? null, keys[keys.length - 1] ?? null)) : chosen;
           const rows = foldDays(data.rows, bucket === 'week' && data.bucket === 'week' ? 'day' : bucket);
           const found = codesWithFindings(rows, selected);
           const measurable = measurableCodes(rows, selected);
