@@ -24,6 +24,7 @@ const PAGES = [
   ['evidence', '/evidence'],
   ['files', '/files'],
   ['sources', '/sources'],
+  ['glossary', '/glossary'],
 ] as const;
 
 describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard in a real browser (Debian Chromium)', () => {

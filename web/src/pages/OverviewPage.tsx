@@ -150,7 +150,8 @@ export function OverviewPage() {
       <Section title="Versions with the highest rates" actions={<Link to="/versions">All versions</Link>}>
         <Loaded query={versions} height={140}>
           {(data) => {
-            const rate = (r: (typeof data.rows)[number]) => Math.max(0, ...r.codes.filter((c) => c.count > 0).map((c) => c.per_1000_opportunities?.rate ?? 0));
+            // Ranked by the interval's lower end, so a version with 2 findings in 14 turns does not top one with 30 in 500.
+            const rate = (r: (typeof data.rows)[number]) => Math.max(0, ...r.codes.filter((c) => c.count > 0).map((c) => c.per_1000_opportunities?.low ?? 0));
             const top = data.rows
               .filter((r) => r.codes.some((c) => c.count > 0))
               .sort((a, b) => rate(b) - rate(a))
@@ -200,7 +201,9 @@ export function OverviewPage() {
             );
           }}
         </Loaded>
-        <p className="muted small">Only versions with findings are listed; rates are per 1,000 of each code's own opportunities.</p>
+        <p className="muted small">
+          Only versions with findings are listed, ranked by the lower end of their 95% interval; rates are per 1,000 of each code's own opportunities.
+        </p>
       </Section>
       <ViewAsData api={`/api/regressions${qs}`} />
     </div>
