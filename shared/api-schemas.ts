@@ -279,6 +279,51 @@ export const RegressionVerdict = Type.Object({
 });
 export type RegressionVerdict = Static<typeof RegressionVerdict>;
 
+/** One side of a verdict card for one code: findings (capped per session) over the code's own opportunities. */
+export const CardSide = Type.Object({
+  /** Findings counted, at most `session_cap` per session (file) and version or day. */
+  count: Type.Integer(),
+  /** Findings before the cap. */
+  events: Type.Integer(),
+  /** Sessions (files) holding at least one. */
+  sessions: Type.Integer(),
+  /** The code's own opportunities (FINDING_OPPORTUNITY). */
+  opportunities: Type.Integer(),
+  per_1000_opportunities: Nullable(Interval),
+});
+export type CardSide = Static<typeof CardSide>;
+
+export const CardCode = Type.Object({
+  code: Type.String(),
+  opportunity: Type.String(),
+  before: CardSide,
+  after: CardSide,
+  /** Rate after over rate before (Katz log interval; 0.5 added to every cell when a count is 0). */
+  rate_ratio: Nullable(Type.Object({ ratio: Type.Number(), low: Type.Number(), high: Type.Number(), corrected: Type.Boolean() })),
+  p_value: Nullable(Type.Number()),
+  threshold: Nullable(Type.Number()),
+  tests: Type.Integer(),
+});
+export type CardCode = Static<typeof CardCode>;
+
+/**
+ * One change point: the codes that step up at the same version (or day) grouped into one story,
+ * or one code with findings where there is not enough data to test.
+ */
+export const VerdictCard = Type.Object({
+  id: Type.String(),
+  dimension: Type.Union([Type.Literal('version'), Type.Literal('day')]),
+  strength: Type.Union([Type.Literal('strong'), Type.Literal('suggestive'), Type.Literal('insufficient')]),
+  /** Plain words: "strong evidence", "suggestive", "not enough data: needs ~N more tool-use turns on X". */
+  strength_text: Type.String(),
+  last_good: Nullable(Type.String()),
+  first_bad: Nullable(Type.String()),
+  codes: Type.Array(CardCode),
+  /** The test and its correction, for the one-click details. */
+  test: Type.String(),
+});
+export type VerdictCard = Static<typeof VerdictCard>;
+
 export const RegressionsResponse = Type.Object({
   method: Type.String(),
   alpha: Type.Number(),
@@ -287,6 +332,12 @@ export const RegressionsResponse = Type.Object({
   /** The same number under its older name. */
   min_tool_use_turns: Type.Integer(),
   verdicts: Type.Array(RegressionVerdict),
+  /** Verdict cards, strongest first (the page's first thing). */
+  cards: Type.Array(VerdictCard),
+  /** At most one per dimension: why nothing can be said, when no card names a change. */
+  no_claim: Type.Object({ version: Nullable(Type.String()), day: Nullable(Type.String()) }),
+  /** Most findings one session may contribute per code and version or day. */
+  session_cap: Type.Integer(),
 });
 export type RegressionsResponse = Static<typeof RegressionsResponse>;
 
@@ -322,6 +373,9 @@ export const CompareSide = Type.Object({
   synthetic_messages: Type.Integer(),
   /** stop_known_messages / assistant_messages (0–1); null without messages. */
   stop_reason_coverage: Nullable(Type.Number()),
+  /** Coverage: the first and last day with messages on this side. */
+  first_day: Type.Optional(Nullable(Type.String())),
+  last_day: Type.Optional(Nullable(Type.String())),
 });
 
 export const CompareResponse = Type.Object({
@@ -337,6 +391,8 @@ export const CompareResponse = Type.Object({
       rate_ratio: Nullable(Type.Object({ ratio: Type.Number(), low: Type.Number(), high: Type.Number(), corrected: Type.Boolean() })),
       /** Two-sided Fisher exact test on findings against the code's opportunities without one; null when a side is not measurable. */
       p_value: Nullable(Type.Number()),
+      /** True when neither side has a finding of the code: no ratio, no p-value. */
+      no_findings: Type.Optional(Type.Boolean()),
     }),
   ),
 });

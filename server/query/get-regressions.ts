@@ -1,10 +1,11 @@
-import type { RateRow, RegressionsResponse, RegressionVerdict, SideFigures } from '../../shared/api-schemas';
-import { FINDING_OPPORTUNITY, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
-import { fisherExact } from '../../shared/statistics';
+import type { CardCode, CardSide, RateRow, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
+import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
+import { opportunityWords } from '../../shared/opportunity-words';
+import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
 import type { Db } from '../store/database';
 import { notMeasurableText, opportunityLabel } from './format-rate';
 import { getRates, selectedCodes, sideFigures } from './get-rates';
-import type { RateFilters } from './rate-filters';
+import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export const ALPHA = 0.05;
 /** Below this many opportunities (of the code's own kind) a version, or either side of a day split, is not tested. */
@@ -182,5 +183,259 @@ export function getRegressions(db: Db, filters: RateFilters = {}): RegressionsRe
       verdicts.push(dayVerdict(code, model, d.cells, d.notMeasurable));
     }
   }
-  return { method: REGRESSION_METHOD, alpha: ALPHA, min_opportunities: MIN_OPPORTUNITIES, min_tool_use_turns: MIN_OPPORTUNITIES, verdicts };
+  return {
+    method: REGRESSION_METHOD,
+    alpha: ALPHA,
+    min_opportunities: MIN_OPPORTUNITIES,
+    min_tool_use_turns: MIN_OPPORTUNITIES,
+    verdicts,
+    ...getVerdictCards(db, filters),
+  };
+}
+
+/** Most findings one session (file) may add per code and version or day, so a looping session cannot make a regression alone. */
+export const SESSION_CAP = 3;
+/** A regression is "strong evidence" when it passes the corrected threshold with at least this many sessions and findings after it. */
+export const STRONG_MIN_SESSIONS = 3;
+export const STRONG_MIN_FINDINGS = 5;
+
+export const CARD_TEST =
+  `Findings are counted at most ${SESSION_CAP} per session (file) per code and version or day, over each code's own opportunities. ` +
+  `By version: each version with at least ${MIN_OPPORTUNITIES} opportunities, after the first, against all earlier versions pooled, one-sided Fisher exact test, ` +
+  `Bonferroni correction over the versions tested; the first version below the corrected threshold is named. By day: every split with ${MIN_OPPORTUNITIES} ` +
+  `opportunities on each side, the smallest p-value, Bonferroni over the splits. "Strong evidence": below the threshold with at least ${STRONG_MIN_SESSIONS} ` +
+  `sessions and ${STRONG_MIN_FINDINGS} findings after; "suggestive": below the threshold with fewer.`;
+
+interface CardCell {
+  key: string;
+  k: number;
+  events: number;
+  files: Set<number>;
+  n: number;
+}
+
+const CARD_KEY_SQL = { version: 'c.version', day: 'c.day' } as const;
+
+function prepareSessionCounts(db: Db, dimension: 'version' | 'day') {
+  return db.prepare<FilterParams, { key: string; code: string; file: number; n: number }>(`
+    SELECT ${CARD_KEY_SQL[dimension]} AS key, fi.code AS code, fi.file_id AS file, count(*) AS n
+    FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
+    WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
+      AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
+    GROUP BY 1, 2, 3`);
+}
+
+const sessionStatements = new WeakMap<Db, { version: ReturnType<typeof prepareSessionCounts>; day: ReturnType<typeof prepareSessionCounts> }>();
+
+/** Per key (version or day) and code: capped findings, raw events, the sessions holding them, and the code's opportunities. */
+function cardCells(db: Db, dimension: 'version' | 'day', rows: RateRow[], filters: RateFilters): Map<string, CardCell[]> {
+  let st = sessionStatements.get(db);
+  if (!st) sessionStatements.set(db, (st = { version: prepareSessionCounts(db, 'version'), day: prepareSessionCounts(db, 'day') }));
+  const perKey = new Map<string, { k: number; events: number; files: Set<number> }>();
+  for (const r of st[dimension].all(filterParams(filters))) {
+    const id = `${r.key}\u0000${r.code}`;
+    let e = perKey.get(id);
+    if (!e) perKey.set(id, (e = { k: 0, events: 0, files: new Set() }));
+    e.k += Math.min(r.n, SESSION_CAP);
+    e.events += r.n;
+    e.files.add(r.file);
+  }
+  const out = new Map<string, CardCell[]>();
+  for (const code of selectedCodes(filters)) {
+    out.set(
+      code,
+      rows.flatMap((r) => {
+        const c = r.codes.find((x) => x.code === code);
+        if (r.key === null || !c || c.opportunities <= 0) return [];
+        const e = perKey.get(`${r.key}\u0000${code}`);
+        return [{ key: r.key, k: e?.k ?? 0, events: e?.events ?? 0, files: e?.files ?? new Set<number>(), n: c.opportunities }];
+      }),
+    );
+  }
+  return out;
+}
+
+function side(cells: CardCell[]): CardSide {
+  const files = new Set<number>();
+  let k = 0;
+  let events = 0;
+  let n = 0;
+  for (const c of cells) {
+    k += c.k;
+    events += c.events;
+    n += c.n;
+    for (const f of c.files) files.add(f);
+  }
+  return { count: k, events, sessions: files.size, opportunities: n, per_1000_opportunities: perThousand(k, n) };
+}
+
+interface ChangePoint {
+  i: number;
+  p: number;
+  threshold: number;
+  tests: number;
+}
+
+/** Version order: the first version significantly above all earlier ones pooled (Bonferroni). */
+function versionChange(cells: CardCell[]): { change: ChangePoint | null; tests: number } {
+  const prefix: number[] = [];
+  cells.reduce((n, c, i) => (prefix[i] = n) + c.n, 0);
+  const testable = cells.map((c, i) => ({ c, i })).filter(({ c, i }) => i > 0 && c.n >= MIN_OPPORTUNITIES && prefix[i]! >= MIN_OPPORTUNITIES);
+  if (testable.length === 0) return { change: null, tests: 0 };
+  const threshold = ALPHA / testable.length;
+  for (const { c, i } of testable) {
+    const before = side(cells.slice(0, i));
+    const p = fisherExact(c.k, c.n - c.k, before.count, before.opportunities - before.count).greater;
+    if (p < threshold) return { change: { i, p, threshold, tests: testable.length }, tests: testable.length };
+  }
+  return { change: null, tests: testable.length };
+}
+
+/** Day order: the split (later days against earlier) with the smallest p-value, when it beats ALPHA over the number of splits. */
+function dayChange(cells: CardCell[]): { change: ChangePoint | null; tests: number } {
+  const total = side(cells);
+  let best: { i: number; p: number } | null = null;
+  let tests = 0;
+  let bk = 0;
+  let bn = 0;
+  for (let i = 1; i < cells.length; i++) {
+    bk += cells[i - 1]!.k;
+    bn += cells[i - 1]!.n;
+    const ak = total.count - bk;
+    const an = total.opportunities - bn;
+    if (bn < MIN_OPPORTUNITIES || an < MIN_OPPORTUNITIES) continue;
+    tests++;
+    if (total.count === 0) continue;
+    const p = fisherExact(ak, an - ak, bk, bn - bk).greater;
+    if (best === null || p < best.p) best = { i, p };
+  }
+  if (best === null || tests === 0) return { change: null, tests };
+  const threshold = ALPHA / tests;
+  return { change: best.p < threshold ? { ...best, threshold, tests } : null, tests };
+}
+
+function cardCode(code: string, cells: CardCell[], change: ChangePoint): CardCode {
+  const before = side(cells.slice(0, change.i));
+  const after = side(cells.slice(change.i));
+  return {
+    code,
+    opportunity: FINDING_OPPORTUNITY[code as FindingCode],
+    before,
+    after,
+    rate_ratio: before.count + after.count === 0 ? null : rateRatio(after.count, after.opportunities, before.count, before.opportunities),
+    p_value: change.p,
+    threshold: change.threshold,
+    tests: change.tests,
+  };
+}
+
+/**
+ * Verdict cards for one dimension: codes stepping up at the same version (or day) grouped into
+ * one card; codes with findings that could not be tested get a "not enough data" card naming
+ * how many more opportunities the place holding them needs. `noClaim` says in one line why
+ * nothing is named, when no card names a change.
+ */
+export function buildCards(
+  dimension: 'version' | 'day',
+  cellsByCode: Map<string, CardCell[]>,
+  toolUseTurns: number,
+): { cards: VerdictCard[]; noClaim: string | null } {
+  const groups = new Map<string, { lastGood: string; firstBad: string; codes: CardCode[] }>();
+  const thin = new Map<string, { key: string; need: number; opportunity: string; codes: CardCode[] }>();
+  let tests = 0;
+  let anyFindings = false;
+  const keys = new Set<string>();
+  for (const [code, cells] of cellsByCode) {
+    const found = cells.reduce((n, c) => n + c.events, 0);
+    anyFindings ||= found > 0;
+    for (const c of cells) keys.add(c.key);
+    const { change, tests: t } = dimension === 'version' ? versionChange(cells) : dayChange(cells);
+    tests += t;
+    if (change) {
+      const id = `${cells[change.i - 1]!.key}→${cells[change.i]!.key}`;
+      let g = groups.get(id);
+      if (!g) groups.set(id, (g = { lastGood: cells[change.i - 1]!.key, firstBad: cells[change.i]!.key, codes: [] }));
+      g.codes.push(cardCode(code, cells, change));
+      continue;
+    }
+    if (found === 0) continue;
+    // Findings, but no change could be named: where are they, and could that place be tested at all?
+    const holding = cells.filter((c) => c.events > 0).sort((a, b) => b.k / b.n - a.k / a.n)[0]!;
+    const idx = cells.indexOf(holding);
+    const beforeN = cells.slice(0, idx).reduce((n, c) => n + c.n, 0);
+    if (holding.n >= MIN_OPPORTUNITIES && (dimension === 'day' || beforeN >= MIN_OPPORTUNITIES)) continue; // tested: no regression
+    const need = Math.max(MIN_OPPORTUNITIES - holding.n, idx === 0 || dimension === 'day' ? 0 : MIN_OPPORTUNITIES - beforeN, 1);
+    const opportunity = FINDING_OPPORTUNITY[code as FindingCode];
+    const id = `${holding.key}|${opportunity}`;
+    let g = thin.get(id);
+    if (!g) thin.set(id, (g = { key: holding.key, need, opportunity, codes: [] }));
+    g.need = Math.max(g.need, need);
+    const before = side(cells.slice(0, idx));
+    const after = side([holding]);
+    g.codes.push({
+      code,
+      opportunity,
+      before,
+      after,
+      rate_ratio: null,
+      p_value: null,
+      threshold: null,
+      tests: t,
+    });
+  }
+  const cards: VerdictCard[] = [];
+  for (const [id, g] of groups) {
+    const strong = g.codes.some((c) => c.after.sessions >= STRONG_MIN_SESSIONS && c.after.count >= STRONG_MIN_FINDINGS);
+    cards.push({
+      id: `${dimension}:${id}`,
+      dimension,
+      strength: strong ? 'strong' : 'suggestive',
+      strength_text: strong
+        ? 'strong evidence'
+        : `suggestive: significant, but from fewer than ${STRONG_MIN_SESSIONS} sessions or ${STRONG_MIN_FINDINGS} findings after the change`,
+      last_good: g.lastGood,
+      first_bad: g.firstBad,
+      codes: g.codes.sort((a, b) => b.after.count - a.after.count),
+      test: CARD_TEST,
+    });
+  }
+  cards.sort((a, b) =>
+    a.strength === b.strength
+      ? Math.min(...a.codes.map((c) => c.p_value ?? 1)) - Math.min(...b.codes.map((c) => c.p_value ?? 1))
+      : a.strength === 'strong'
+        ? -1
+        : 1,
+  );
+  for (const [, g] of thin) {
+    cards.push({
+      id: `${dimension}:thin:${g.key}:${g.opportunity}`,
+      dimension,
+      strength: 'insufficient',
+      strength_text: `not enough data: needs ~${g.need} more ${opportunityWords(g.opportunity)} on ${g.key}`,
+      last_good: null,
+      first_bad: g.key,
+      codes: g.codes,
+      test: CARD_TEST,
+    });
+  }
+  let noClaim: string | null = null;
+  if (groups.size === 0) {
+    const where = dimension === 'version' ? `${keys.size} version${keys.size === 1 ? '' : 's'}` : `${keys.size} day${keys.size === 1 ? '' : 's'}`;
+    noClaim = !anyFindings
+      ? `No regression: no findings in ${toolUseTurns.toLocaleString('en-US')} tool-use turns across ${where}.`
+      : tests === 0
+        ? `No regression can be named: no ${dimension} has ${MIN_OPPORTUNITIES} opportunities with as many before it (${where}).`
+        : `No regression: no ${dimension === 'version' ? 'version' : 'day'} is significantly above the ones before it (${tests} tests across ${where}, Bonferroni-corrected).`;
+  }
+  return { cards, noClaim };
+}
+
+/** The verdict cards for both dimensions, over every model together. */
+export function getVerdictCards(db: Db, filters: RateFilters = {}): Pick<RegressionsResponse, 'cards' | 'no_claim' | 'session_cap'> {
+  const versions = getRates(db, 'version', filters);
+  const days = getRates(db, 'day', filters);
+  const turns = versions.reduce((n, r) => n + r.tool_use_turns, 0);
+  const version = buildCards('version', cardCells(db, 'version', versions, filters), turns);
+  const day = buildCards('day', cardCells(db, 'day', days, filters), turns);
+  return { cards: [...version.cards, ...day.cards], no_claim: { version: version.noClaim, day: day.noClaim }, session_cap: SESSION_CAP };
 }

@@ -118,7 +118,8 @@ describe('denominators per stop-reason era', () => {
     expect(missing.p_value).toBeNull();
     const orphan = json.codes.find((c: { code: string }) => c.code === 'orphan_tool_use');
     expect(orphan.a).toMatchObject({ opportunities: 2, not_measurable: null });
-    expect(orphan.p_value).toBe(1);
+    // Measurable on both sides, but no finding on either: no ratio and no p-value, said so.
+    expect(orphan).toMatchObject({ no_findings: true, rate_ratio: null, p_value: null });
   });
 
   it('/api/regressions: a code with no opportunities anywhere is not measurable, and says why', async () => {
