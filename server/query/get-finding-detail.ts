@@ -92,9 +92,10 @@ export function getFindingDetail(db: Db, ref: string, context = DEFAULT_CONTEXT)
   const ctx = Math.max(0, Math.min(MAX_CONTEXT, context));
   const sourceLines = JSON.parse(f.source_lines) as number[];
   const from = Math.max(1, f.first_line - ctx);
-  const to = f.last_line + ctx;
+  let to = f.last_line + ctx;
   const path = pathUnderRoot(f.root_path, f.file);
   const window = path ? readRowWindow(path, sourceLines, f.evidence_sha256, from, to) : ({ status: 'unreadable' } as const);
+  if (window.status === 'ok') to = Math.min(to, window.line_count);
   const inFinding = new Set(sourceLines);
   const rows: StripRow[] =
     window.status === 'ok' ? window.rows.filter((r) => near(sourceLines, ctx)(r.line)).map((r) => ({ ...r, in_finding: inFinding.has(r.line) })) : [];
@@ -112,7 +113,7 @@ export function getFindingDetail(db: Db, ref: string, context = DEFAULT_CONTEXT)
             : 'the file cannot be read (moved, removed, or replaced by a link)',
       context: ctx,
       from,
-      to: window.status === 'ok' ? Math.min(to, window.line_count) : to,
+      to,
       rows,
     },
     chain: chainOf(db, f),

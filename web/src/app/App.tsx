@@ -14,6 +14,8 @@ const FindingsPage = lazy(() => import('../pages/FindingsPage').then((m) => ({ d
 const FilesPage = lazy(() => import('../pages/FilesPage').then((m) => ({ default: m.FilesPage })));
 const ComparePage = lazy(() => import('../pages/ComparePage').then((m) => ({ default: m.ComparePage })));
 const EvidencePage = lazy(() => import('../pages/EvidencePage').then((m) => ({ default: m.EvidencePage })));
+const FindingPage = lazy(() => import('../pages/FindingPage').then((m) => ({ default: m.FindingPage })));
+const SessionPage = lazy(() => import('../pages/SessionPage').then((m) => ({ default: m.SessionPage })));
 const SourcesPage = lazy(() => import('../pages/SourcesPage').then((m) => ({ default: m.SourcesPage })));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
@@ -66,6 +68,8 @@ function Shell() {
             <Route path="/versions" element={<VersionsPage />} />
             <Route path="/compare" element={<ComparePage />} />
             <Route path="/findings" element={<FindingsPage />} />
+            <Route path="/findings/:ref" element={<FindingPage />} />
+            <Route path="/sessions/:hash" element={<SessionPage />} />
             <Route path="/evidence" element={<EvidencePage />} />
             <Route path="/files" element={<FilesPage />} />
             <Route path="/sources" element={<SourcesPage />} />
