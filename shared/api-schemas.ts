@@ -303,7 +303,7 @@ export const CompareResponse = Type.Object({
 export type CompareResponse = Static<typeof CompareResponse>;
 
 export const RedactionQuery = Type.Object({
-  files: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')])),
+  files: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('keep-session'), Type.Literal('pseudonymize'), Type.Literal('omit')])),
   lines: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
   digests: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
   models: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('generalize')])),
@@ -326,7 +326,16 @@ const ReportRateRow = Type.Object({
 });
 
 function SideFiguresWithCode() {
-  return Type.Object({ code: Type.String(), count: Type.Integer(), per_1000_tool_use_turns: Nullable(Interval) });
+  return Type.Object({
+    code: Type.String(),
+    count: Type.Integer(),
+    per_1000_tool_use_turns: Nullable(Interval),
+    /** The rate over the code's own opportunities (optional: reports before these fields lack them). */
+    opportunity: Type.Optional(Type.String()),
+    opportunities: Type.Optional(Type.Integer()),
+    per_1000_opportunities: Type.Optional(Nullable(Interval)),
+    not_measurable: Type.Optional(Nullable(Type.String())),
+  });
 }
 
 /** The evidence report (`report_format` 1). Documented field by field in the README; stable across releases of the same format. */
@@ -335,8 +344,13 @@ export const EvidenceReport = Type.Object({
   tool: Type.Object({ name: Type.Literal('tool-call-forensics'), version: Type.String() }),
   detector_definitions_version: Type.Integer(),
   generated_at: Type.String(),
+  /** Built from the bundled demo corpus, not real sessions. */
+  demo: Type.Optional(Type.Boolean()),
+  /** A suggested issue title, and a headline of one to three sentences (what, how often, since which version, how sure). */
+  title: Type.Optional(Type.String()),
+  headline: Type.Optional(Type.String()),
   redaction: Type.Object({
-    files: Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')]),
+    files: Type.Union([Type.Literal('keep'), Type.Literal('keep-session'), Type.Literal('pseudonymize'), Type.Literal('omit')]),
     lines: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
     digests: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
     models: Type.Union([Type.Literal('keep'), Type.Literal('generalize')]),
@@ -351,7 +365,15 @@ export const EvidenceReport = Type.Object({
     tool_use_turns: Type.Integer(),
     first_day: Nullable(Type.String()),
     last_day: Nullable(Type.String()),
+    /** Messages with a recorded stop reason (coverage is this over assistant_messages), versions and models seen. */
+    stop_known_messages: Type.Optional(Type.Integer()),
+    versions: Type.Optional(Type.Array(Type.String())),
+    models: Type.Optional(Type.Array(Type.String())),
   }),
+  /** Per week (Monday) figures; the Markdown folds the daily series to these. */
+  by_week: Type.Optional(Type.Array(ReportRateRow)),
+  /** Names in this report that are derived from home paths (Claude Code project folders), when any. */
+  warnings: Type.Optional(Type.Array(Type.String())),
   definitions: Type.Array(Type.Object({ code: Type.String(), definition: Type.String() })),
   by_version: Type.Array(ReportRateRow),
   by_day: Type.Array(ReportRateRow),

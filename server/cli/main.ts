@@ -105,20 +105,20 @@ withFilterOptions(program.command('export'))
   .description('Print an evidence report for a bug tracker (Markdown or JSON): counts, rates, regression verdicts and findings, redacted.')
   .option('--db <file>', DB_HELP)
   .option('--format <format>', 'md | json', 'md')
-  .option('--files <how>', 'keep | pseudonymize | omit', 'pseudonymize')
+  .option('--files <how>', 'keep | keep-session | pseudonymize | omit', 'pseudonymize')
   .option('--lines <how>', 'keep | omit', 'keep')
   .option('--digests <how>', 'keep | omit', 'keep')
   .option('--models <how>', 'keep | generalize', 'keep')
   .option('--out <file>', 'write to this file instead of stdout')
   .action(async (options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
     const { openDatabase, defaultDbPath } = await loadIndex();
-    const { buildEvidenceReport, redactionOf } = await import('../query/build-evidence-report');
-    const { renderEvidenceMarkdown } = await import('../query/evidence-markdown');
+    const { redactionOf } = await import('../query/build-evidence-report');
+    const { runExport } = await import('./export-command');
     const { toolVersion } = await import('../tool-version');
     const { writeFileSync } = await import('node:fs');
     const choices: Record<string, string[]> = {
       format: ['md', 'json'],
-      files: ['keep', 'pseudonymize', 'omit'],
+      files: ['keep', 'keep-session', 'pseudonymize', 'omit'],
       lines: ['keep', 'omit'],
       digests: ['keep', 'omit'],
       models: ['keep', 'generalize'],
@@ -126,13 +126,13 @@ withFilterOptions(program.command('export'))
     for (const [key, allowed] of Object.entries(choices)) {
       if (!allowed.includes((options as unknown as Record<string, string>)[key]!)) throw new InputError(`--${key} takes one of ${allowed.join(', ')}`);
     }
-    const db = openDatabase(options.db ?? defaultDbPath());
+    const dbPath = options.db ?? defaultDbPath();
+    const db = openDatabase(dbPath);
     try {
-      const redaction = redactionOf(options as never);
-      const report = buildEvidenceReport(db, filtersOf(options), redaction, toolVersion());
-      const text = options.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderEvidenceMarkdown(report);
-      if (options.out) writeFileSync(options.out, text);
-      else process.stdout.write(text);
+      const out = runExport(db, dbPath, filtersOf(options), redactionOf(options as never), options.format as 'md' | 'json', toolVersion());
+      if (options.out) writeFileSync(options.out, out.text);
+      else process.stdout.write(out.text);
+      for (const note of out.notes) process.stderr.write(`${note}\n`);
     } finally {
       db.close();
     }
