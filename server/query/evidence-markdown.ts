@@ -131,7 +131,7 @@ function render(r: EvidenceReport, shape: Shape, omitted: string[]): string {
     `- Days (UTC): ${s.first_day ?? '–'} to ${s.last_day ?? '–'}`,
     `- Files: ${s.files_ok} read, ${s.files_failed} failed, ${s.files_in_progress} being written (${s.roots} folder${s.roots === 1 ? '' : 's'})`,
     `- Assistant messages: ${s.assistant_messages}; tool-use turns: ${s.tool_use_turns}; stop reason recorded (coverage): ${coverage}`,
-    `- tool-call-forensics ${r.tool.version}, detector definitions v${r.detector_definitions_version}, report format ${r.report_format}, generated ${r.generated_at}`,
+    `- tool-call-forensics ${r.tool.version}, detector definitions v${r.detector_definitions_version}, report format ${r.report_format}, generated at ${r.generated_at}.`,
     '',
   );
 

@@ -21,7 +21,7 @@ const FROM = 'findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id
 function prepare(db: Db) {
   return {
     byFirstLine: db.prepare<{ first_line: number }, DetailRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE fi.first_line = @first_line`),
-    sameFile: db.prepare<{ file_id: number }, DetailRow & { same_message: number }>(`
+    sameFile: db.prepare<{ file_id: number; id: number }, DetailRow & { same_message: number }>(`
       SELECT ${COLUMNS}, fi.message_hash = (SELECT message_hash FROM findings WHERE id = @id) AS same_message
       FROM ${FROM} WHERE fi.file_id = @file_id AND fi.id <> @id ORDER BY fi.first_line, fi.code`),
     sameSession: db.prepare<{ session_hash: string; id: number }, DetailRow>(`
@@ -65,7 +65,7 @@ export function shellQuote(value: string): string {
  * repeated run and the run), and a retry nudge with the "retry also failed" row its retry led to.
  */
 function chainOf(db: Db, f: DetailRow): FindingLink[] {
-  const others = statements(db).sameFile.all({ file_id: f.file_id, id: f.id } as never);
+  const others = statements(db).sameFile.all({ file_id: f.file_id, id: f.id });
   const mine = new Set(JSON.parse(f.source_lines) as number[]);
   const nudges = [f, ...others].filter((o) => o.code === 'malformed_retry_injected').map((o) => o.first_line);
   const nudgeBefore = (line: number) => nudges.filter((n) => n < line).reduce((a, b) => Math.max(a, b), -1);

@@ -40,8 +40,8 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function open(path: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
+  async function open(path: string, width = 1100): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: 900 }, acceptDownloads: true });
     await page.goto(base + path);
     await page.locator('[data-testid="timeline-chart"] .rate-line').first().waitFor();
     return page;
@@ -98,5 +98,11 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     await page.locator('[data-testid="home-path-warning"]').waitFor();
     expect(await page.content()).not.toContain(canary);
     await page.close();
+    // At 390 px the issue box, the warning and the chart controls stay within the screen.
+    const narrow = await open('/evidence?files=keep', 390);
+    await narrow.locator('[data-testid="issue-title"]').waitFor();
+    await narrow.locator('[data-testid="home-path-warning"]').waitFor();
+    expect(await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+    await narrow.close();
   });
 });

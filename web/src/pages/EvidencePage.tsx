@@ -13,8 +13,8 @@ import { useUrlParams } from '../lib/use-url-params';
 const OPTIONS = {
   files: [
     ['pseudonymize', 'pseudonymize (default)'],
-    ['keep-session', 'keep session file names, replace project folders'],
-    ['keep', 'keep relative names (prints project folders)'],
+    ['keep-session', 'keep-session (no project folders)'],
+    ['keep', 'keep (prints project folders)'],
     ['omit', 'omit'],
   ],
   lines: [
@@ -100,8 +100,7 @@ export function EvidencePage() {
         <WarningBanner>
           <span data-testid="home-path-warning">
             Claude Code names its project folders after your working directories, with / turned to - (for example <code>-Users-&lt;name&gt;-work-…</code>
-            ): “keep relative names” prints them, and so your user name. Choose “keep session file names, replace project folders” to keep the session files
-            recognisable without them.
+            ): “keep” prints them, and so your user name. Choose “keep-session” to keep the session files recognisable without them.
           </span>
         </WarningBanner>
       )}
@@ -112,8 +111,15 @@ export function EvidencePage() {
         <Loaded query={markdown} height={80}>
           {(body) => (
             <div className="issue-copy">
-              <label>
-                Suggested title <input readOnly value={parsed?.title ?? ''} data-testid="issue-title" size={60} onFocus={(e) => e.currentTarget.select()} />
+              <label style={{ display: 'block' }}>
+                Suggested title{' '}
+                <input
+                  readOnly
+                  value={parsed?.title ?? ''}
+                  data-testid="issue-title"
+                  style={{ display: 'block', width: '100%', maxWidth: '48em' }}
+                  onFocus={(e) => e.currentTarget.select()}
+                />
               </label>{' '}
               <button type="button" disabled={!parsed?.title} onClick={() => copyIssue('title', parsed?.title ?? '')}>
                 {copiedIssue === 'title' ? 'Copied' : 'Copy title'}
