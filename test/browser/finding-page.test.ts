@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -12,6 +12,8 @@ import type { FindingsResponse } from '../../shared/api-schemas';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';
+
+const artifacts = join(import.meta.dirname, '../../test-artifacts');
 
 describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a finding as its own page (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-fpage-'));
@@ -76,6 +78,8 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
     expect(await page.locator('.strip-row.kind-compaction').count()).toBe(2);
     expect(await page.locator('[data-testid="local-command"]').textContent()).toBe("sed -n '1,7p' './-home-user-project/compaction.jsonl'");
     expect(await page.content()).not.toContain(canary);
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: join(artifacts, `finding-${scheme}-${width}px.png`), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
     await page.close();
