@@ -129,9 +129,9 @@ describe('redaction that tells the truth', () => {
         expect(body).not.toContain(canary);
         expect(body).not.toContain(tmp);
         expect(body.toLowerCase()).not.toContain(`owner-${canary.toLowerCase()}`);
-      // The owner's local command and the finding references are for the page only.
-      expect(body).not.toContain('sed -n');
-      expect(body).not.toMatch(/"ref"|local_command/);
+        // The owner's local command and the finding references are for the page only.
+        expect(body).not.toContain('sed -n');
+        expect(body).not.toMatch(/"ref"|local_command/);
         for (const folder of PROJECT_FOLDERS) expect(body.includes(`${folder}/`), `${folder} at files=${files} (${format})`).toBe(files === 'keep');
         if (format === 'json') {
           const json = JSON.parse(body);
