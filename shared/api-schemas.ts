@@ -190,6 +190,8 @@ export type FindingsQuery = Static<typeof FindingsQuery>;
 
 export const Finding = Type.Object({
   id: Type.Integer(),
+  /** Stable reference (survives re-indexing an unchanged file): `<first line>-<16 hex of SHA-256(root id, file, code, first line)>`. */
+  ref: Type.String(),
   code: Type.String(),
   root_id: Type.Integer(),
   root: Type.String(),
@@ -399,7 +401,7 @@ export const CompareResponse = Type.Object({
 export type CompareResponse = Static<typeof CompareResponse>;
 
 export const RedactionQuery = Type.Object({
-  files: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')])),
+  files: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('keep-session'), Type.Literal('pseudonymize'), Type.Literal('omit')])),
   lines: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
   digests: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
   models: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('generalize')])),
@@ -418,14 +420,14 @@ export const ReportRateRow = Type.Object({
   key: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
-  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
-  stop_known_messages: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages (optional in older reports). */
+  stop_known_messages: Type.Optional(Type.Integer()),
   /** Messages read from stream captures. */
-  capture_messages: Type.Integer(),
+  capture_messages: Type.Optional(Type.Integer()),
   /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. */
-  synthetic_messages: Type.Integer(),
+  synthetic_messages: Type.Optional(Type.Integer()),
   /** stop_known_messages / assistant_messages (0–1); null without messages. */
-  stop_reason_coverage: Nullable(Type.Number()),
+  stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
   codes: Type.Array(ReportCodeRate()),
 });
 export type ReportRateRow = Static<typeof ReportRateRow>;
@@ -435,11 +437,12 @@ function ReportCodeRate() {
   return Type.Object({
     code: Type.String(),
     count: Type.Integer(),
-    opportunity: Type.String(),
-    opportunities: Type.Integer(),
-    per_1000_opportunities: Nullable(Interval),
-    not_measurable: Nullable(Type.String()),
     per_1000_tool_use_turns: Nullable(Interval),
+    /** The rate over the code's own opportunities (optional: reports before these fields lack them). */
+    opportunity: Type.Optional(Type.String()),
+    opportunities: Type.Optional(Type.Integer()),
+    per_1000_opportunities: Type.Optional(Nullable(Interval)),
+    not_measurable: Type.Optional(Nullable(Type.String())),
   });
 }
 
@@ -449,8 +452,13 @@ export const EvidenceReport = Type.Object({
   tool: Type.Object({ name: Type.Literal('tool-call-forensics'), version: Type.String() }),
   detector_definitions_version: Type.Integer(),
   generated_at: Type.String(),
+  /** Built from the bundled demo corpus, not real sessions. */
+  demo: Type.Optional(Type.Boolean()),
+  /** A suggested issue title, and a headline of one to three sentences (what, how often, since which version, how sure). */
+  title: Type.Optional(Type.String()),
+  headline: Type.Optional(Type.String()),
   redaction: Type.Object({
-    files: Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')]),
+    files: Type.Union([Type.Literal('keep'), Type.Literal('keep-session'), Type.Literal('pseudonymize'), Type.Literal('omit')]),
     lines: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
     digests: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
     models: Type.Union([Type.Literal('keep'), Type.Literal('generalize')]),
@@ -463,12 +471,20 @@ export const EvidenceReport = Type.Object({
     files_in_progress: Type.Integer(),
     assistant_messages: Type.Integer(),
     tool_use_turns: Type.Integer(),
-    stop_known_messages: Type.Integer(),
-    capture_messages: Type.Integer(),
-    synthetic_messages: Type.Integer(),
     first_day: Nullable(Type.String()),
     last_day: Nullable(Type.String()),
+    /** Messages with a recorded stop reason (coverage is this over assistant_messages), capture and harness-written
+     * messages, versions and models seen (optional: reports made before these fields lack them). */
+    stop_known_messages: Type.Optional(Type.Integer()),
+    capture_messages: Type.Optional(Type.Integer()),
+    synthetic_messages: Type.Optional(Type.Integer()),
+    versions: Type.Optional(Type.Array(Type.String())),
+    models: Type.Optional(Type.Array(Type.String())),
   }),
+  /** Per week (Monday) figures; the Markdown folds the daily series to these. */
+  by_week: Type.Optional(Type.Array(ReportRateRow)),
+  /** Names in this report that are derived from home paths (Claude Code project folders), when any. */
+  warnings: Type.Optional(Type.Array(Type.String())),
   definitions: Type.Array(Type.Object({ code: Type.String(), definition: Type.String() })),
   by_version: Type.Array(ReportRateRow),
   by_day: Type.Array(ReportRateRow),
@@ -507,3 +523,86 @@ export type VersionDiagnostic = Static<typeof VersionDiagnostic>;
 
 export const DiagnosticsResponse = Type.Object({ versions: Type.Array(VersionDiagnostic) });
 export type DiagnosticsResponse = Static<typeof DiagnosticsResponse>;
+
+export const FindingRefPattern = '^[0-9]{1,9}-[0-9a-f]{16}$';
+export const FindingRefParams = Type.Object({ ref: Type.String({ pattern: FindingRefPattern }) });
+export const FindingDetailQuery = Type.Object({
+  /** Rows shown before and after the finding's lines (default 15). */
+  context: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+});
+export type FindingDetailQuery = Static<typeof FindingDetailQuery>;
+
+/** One row around a finding: only what server/scan/row-metadata.ts lets out. */
+export const StripRow = Type.Object({
+  line: Type.Integer(),
+  type: Type.String({ pattern: '^[a-z-]{1,40}$' }),
+  role: Nullable(Type.Union([Type.Literal('user'), Type.Literal('assistant')])),
+  blocks: Type.Array(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  stop_reason: Nullable(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  is_error: Type.Boolean(),
+  synthetic: Nullable(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  sub_kind: Nullable(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  seconds_since_previous: Nullable(Type.Number()),
+  output_tokens: Nullable(Type.Integer()),
+  at_max_tokens: Type.Boolean(),
+  sidechain: Type.Boolean(),
+  tool_calls: Type.Array(Type.Object({ tool: Type.String({ pattern: '^(mcp|other|[A-Z][A-Za-z]{1,30})$' }), empty_input: Type.Boolean() })),
+  /** The row is one of the finding's source lines. */
+  in_finding: Type.Boolean(),
+});
+export type StripRow = Static<typeof StripRow>;
+
+export const FindingLink = Type.Object({ ref: Type.String(), code: Type.String(), lines: Type.Tuple([Type.Integer(), Type.Integer()]), file: Type.String() });
+export type FindingLink = Static<typeof FindingLink>;
+
+export const FindingDetail = Type.Object({
+  finding: Finding,
+  session_hash: Nullable(Type.String()),
+  strip: Type.Object({
+    /** ok; changed: the file's bytes at the finding's lines differ from the indexed digest; unreadable: the file cannot be opened. */
+    status: Type.Union([Type.Literal('ok'), Type.Literal('changed'), Type.Literal('unreadable')]),
+    message: Type.String(),
+    context: Type.Integer(),
+    from: Type.Integer(),
+    to: Type.Integer(),
+    rows: Type.Array(StripRow),
+  }),
+  /** Findings that belong together with this one (same message, or shared source lines), both ways. */
+  chain: Type.Array(FindingLink),
+  /** The session's other findings (files sharing its session hash). */
+  session: Type.Array(FindingLink),
+  /** For the owner's page only (never in an export): a command showing these lines, run in the folder they added. */
+  local_command: Type.String(),
+});
+export type FindingDetail = Static<typeof FindingDetail>;
+
+export const SessionParams = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{16}$' }) });
+
+export const SessionMark = Type.Object({
+  line: Type.Integer(),
+  kind: Type.Union([Type.Literal('compaction'), Type.Literal('error'), Type.Literal('interrupt'), Type.Literal('api_error'), Type.Literal('retry_nudge')]),
+});
+
+export const SessionFile = Type.Object({
+  file: Type.String(),
+  sidechain: Type.Boolean(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unreadable')]),
+  rows: Type.Integer(),
+  turns: Type.Integer(),
+  calls: Type.Integer(),
+  errors: Type.Integer(),
+  compactions: Type.Integer(),
+  /** Seconds from the first to the last timestamped row; null when unknown. */
+  duration_seconds: Nullable(Type.Number()),
+  marks: Type.Array(SessionMark),
+  findings: Type.Array(FindingLink),
+});
+
+export const SessionResponse = Type.Object({
+  session_hash: Type.String(),
+  first_day: Nullable(Type.String()),
+  last_day: Nullable(Type.String()),
+  files: Type.Array(SessionFile),
+  totals: Type.Object({ turns: Type.Integer(), calls: Type.Integer(), errors: Type.Integer(), compactions: Type.Integer(), findings: Type.Integer() }),
+});
+export type SessionResponse = Static<typeof SessionResponse>;

@@ -108,19 +108,19 @@ withFilterOptions(program.command('export'))
   .description('Print an evidence report for a bug tracker (Markdown or JSON): counts, rates, regression verdicts and findings, redacted.')
   .option('--db <file>', DB_HELP)
   .option('--format <format>', 'md | json', 'md')
-  .option('--files <how>', 'keep | pseudonymize | omit', 'pseudonymize')
+  .option('--files <how>', 'keep | keep-session | pseudonymize | omit', 'pseudonymize')
   .option('--lines <how>', 'keep | omit', 'keep')
   .option('--digests <how>', 'keep | omit', 'keep')
   .option('--models <how>', 'keep | generalize', 'keep')
   .option('--out <file>', 'write to this file instead of stdout')
   .action(async (options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
     const { defaultDbPath, checkChoice, checkFilterOptions, checkFilterValuesIn, ensurePseudonymSalt, filtersOf, openExistingIndex } = await loadIndex();
-    const { buildEvidenceReport, redactionOf } = await import('../query/build-evidence-report');
-    const { renderEvidenceMarkdown } = await import('../query/evidence-markdown');
+    const { redactionOf } = await import('../query/build-evidence-report');
+    const { runExport } = await import('./export-command');
     const { writeFileSync } = await import('node:fs');
     const choices: Record<string, string[]> = {
       format: ['md', 'json'],
-      files: ['keep', 'pseudonymize', 'omit'],
+      files: ['keep', 'keep-session', 'pseudonymize', 'omit'],
       lines: ['keep', 'omit'],
       digests: ['keep', 'omit'],
       models: ['keep', 'generalize'],
@@ -131,12 +131,17 @@ withFilterOptions(program.command('export'))
     const db = openExistingIndex(path, options.db !== undefined);
     try {
       checkFilterValuesIn(db, options);
-      if (options.files === 'pseudonymize') ensurePseudonymSalt(db, path);
-      const redaction = redactionOf(options as never);
-      const report = buildEvidenceReport(db, filtersOf(options), redaction, toolVersion());
-      const text = options.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderEvidenceMarkdown(report);
-      if (options.out) writeFileSync(options.out, text);
-      else process.stdout.write(text);
+      if (options.files === 'pseudonymize' || options.files === 'keep-session') ensurePseudonymSalt(db, path);
+      const out = runExport(db, path, filtersOf(options), redactionOf(options as never), options.format as 'md' | 'json', toolVersion());
+      // Sizes and warnings go to stderr (stdout stays the report alone), once the report is out: a reader that
+      // closed early (`| head`) ends the process quietly, with no note after it.
+      const notes = () => {
+        for (const note of out.notes) process.stderr.write(`${note}\n`);
+      };
+      if (options.out) {
+        writeFileSync(options.out, out.text);
+        notes();
+      } else process.stdout.write(out.text, (error) => error || notes());
     } finally {
       db.close();
     }

@@ -1,6 +1,7 @@
 import { closeSync, constants, openSync, readFileSync } from 'node:fs';
 import { Value } from 'typebox/value';
 import { EvidenceReport } from '../../shared/api-schemas';
+import { keepSessionName } from '../query/build-evidence-report';
 import { digestLines } from '../scan/evidence-digest';
 import { LineStarts, readLines } from '../scan/read-lines';
 import { type WalkResult, walkDirectory } from '../scan/walk-inputs';
@@ -54,7 +55,7 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     for (const f of walk.files) if (!byName.has(f.name)) byName.set(f.name, f.path);
   }
   let resolve: (name: string) => string | undefined = (name) => byName.get(name);
-  if (report.redaction.files === 'pseudonymize') {
+  if (report.redaction.files === 'pseudonymize' || report.redaction.files === 'keep-session') {
     if (!db) throw new BadReportError('this report names files by pseudonym: give the --db that exported it');
     let salt: string;
     try {
@@ -64,7 +65,8 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
       if ((error as { code?: string }).code !== 'SQLITE_READONLY') throw error;
       throw new BadReportError('this database never exported a pseudonymized report: give the --db that exported it');
     }
-    const byPseudonym = new Map([...byName].map(([name, path]) => [filePseudonym(salt, name), path]));
+    const rename = report.redaction.files === 'pseudonymize' ? filePseudonym : keepSessionName;
+    const byPseudonym = new Map([...byName].map(([name, path]) => [rename(salt, name), path]));
     resolve = (name) => byPseudonym.get(name);
   }
   return report.findings.map((f, index) => {

@@ -87,7 +87,7 @@ describe('usage errors: exit 2, one line on stderr naming the bad value and the 
     ],
     ['an unknown --sidechain', ['report', '--sidechain', 'subagent'], /--sidechain "subagent" is not one of: main, sidechain$/],
     ['an unknown --format', ['export', '--format', 'xml'], /--format "xml" is not one of: md, json$/],
-    ['an unknown --files', ['export', '--files', 'hide'], /--files "hide" is not one of: keep, pseudonymize, omit$/],
+    ['an unknown --files', ['export', '--files', 'hide'], /--files "hide" is not one of: keep, keep-session, pseudonymize, omit$/],
     ['a malformed --from', ['report', '--from', '2026-5-1'], /--from "2026-5-1" is not a UTC day: expected YYYY-MM-DD/],
     ['an impossible --to', ['export', '--to', '2026-02-30'], /--to "2026-02-30" is not a UTC day/],
     ['--from after --to', ['report', '--from', '2026-05-10', '--to', '2026-05-01'], /--from 2026-05-10 is after --to 2026-05-01/],

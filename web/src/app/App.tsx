@@ -15,6 +15,8 @@ const FilesPage = lazy(() => import('../pages/FilesPage').then((m) => ({ default
 const ComparePage = lazy(() => import('../pages/ComparePage').then((m) => ({ default: m.ComparePage })));
 const EvidencePage = lazy(() => import('../pages/EvidencePage').then((m) => ({ default: m.EvidencePage })));
 const GlossaryPage = lazy(() => import('../pages/GlossaryPage').then((m) => ({ default: m.GlossaryPage })));
+const FindingPage = lazy(() => import('../pages/FindingPage').then((m) => ({ default: m.FindingPage })));
+const SessionPage = lazy(() => import('../pages/SessionPage').then((m) => ({ default: m.SessionPage })));
 const SourcesPage = lazy(() => import('../pages/SourcesPage').then((m) => ({ default: m.SourcesPage })));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
@@ -68,6 +70,8 @@ function Shell() {
             <Route path="/versions" element={<VersionsPage />} />
             <Route path="/compare" element={<ComparePage />} />
             <Route path="/findings" element={<FindingsPage />} />
+            <Route path="/findings/:ref" element={<FindingPage />} />
+            <Route path="/sessions/:hash" element={<SessionPage />} />
             <Route path="/evidence" element={<EvidencePage />} />
             <Route path="/files" element={<FilesPage />} />
             <Route path="/sources" element={<SourcesPage />} />
