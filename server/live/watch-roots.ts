@@ -205,6 +205,7 @@ export class RootWatcher extends EventEmitter {
     const writing = new Set(stillWriting);
     for (const p of paths) if (!writing.has(p)) this.writing.delete(`${rootId}:${p}`);
     if (writing.size === 0) return;
+    this.emit('still-writing', rootId, writing.size);
     for (const p of writing) this.writing.set(`${rootId}:${p}`, (this.writing.get(`${rootId}:${p}`) ?? 0) + 1);
     setTimeout(() => {
       for (const p of writing) this.queue(rootId, p);
