@@ -129,7 +129,7 @@ describe('serve watches its folders', () => {
       db.prepare('SELECT rel_path, session_end, session_end_version, session_end_model, session_end_day FROM files ORDER BY rel_path').raw().all();
     expect(dumpIndex(live)).toEqual(dumpIndex(fresh));
     expect(ends(live)).toEqual(ends(fresh));
-    expect(ends(live).map((r) => r[1])).toEqual(['text_answer', 'tool_call', 'lost_call']);
+    expect(ends(live).map((r) => (r as unknown[])[1])).toEqual(['text_answer', 'tool_call', 'lost_call']);
     live.close();
     fresh.close();
     expect(JSON.stringify(stream.events)).not.toContain(canary);
