@@ -1,3 +1,5 @@
+import { type Static, Type } from 'typebox';
+
 /**
  * How a session's last assistant turn ended: one class per transcript file, shared by the
  * classifier (server/detect/session-end.ts), the index, the API and the page.
@@ -20,3 +22,30 @@ export const SESSION_END_TEXT: Record<SessionEnd, string> = {
 export function isSessionEnd(value: string): value is SessionEnd {
   return (SESSION_ENDS as readonly string[]).includes(value);
 }
+
+/** GET /api/session-ends: per version (or model, or day), how many sessions ended each way. */
+export const SessionEndsQuery = Type.Object({
+  dimension: Type.Optional(Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day')])),
+  root: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+  /** main (default): sessions; sidechain: subagent transcripts; all: both. */
+  sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+});
+export type SessionEndsQuery = Static<typeof SessionEndsQuery>;
+
+export const SessionEndCounts = Type.Object(
+  Object.fromEntries(SESSION_ENDS.map((e) => [e, Type.Integer()])) as Record<SessionEnd, ReturnType<typeof Type.Integer>>,
+);
+
+export const SessionEndsRow = Type.Object({
+  /** The version, model or day of the last message judged; null when unknown. */
+  key: Type.Union([Type.String(), Type.Null()]),
+  sessions: Type.Integer(),
+  ends: SessionEndCounts,
+});
+export type SessionEndsRow = Static<typeof SessionEndsRow>;
+
+export const SessionEndsResponse = Type.Object({
+  dimension: Type.String(),
+  rows: Type.Array(SessionEndsRow),
+});
+export type SessionEndsResponse = Static<typeof SessionEndsResponse>;
