@@ -15,7 +15,7 @@ beforeAll(async () => {
   const project = join(tmp, 'root', 'project');
   mkdirSync(project, { recursive: true });
   // One session per class on 2.1.90, two more said_nothing on 2.1.59, and a file still being written (no class).
-  SESSION_ENDS.forEach((end, i) => writeFileSync(join(project, `s${i}.jsonl`), sessionText(end, canary, { idPrefix: `p${i}` })));
+  for (const [i, end] of SESSION_ENDS.entries()) writeFileSync(join(project, `s${i}.jsonl`), sessionText(end, canary, { idPrefix: `p${i}` }));
   for (const n of [1, 2]) writeFileSync(join(project, `old${n}.jsonl`), sessionText('said_nothing', canary, { version: '2.1.59', idPrefix: `o${n}` }));
   writeFileSync(join(project, 'writing.jsonl'), `${sessionText('lost_call', canary, { idPrefix: 'w' })}{"type":"assi`);
   t = await testApp([join(tmp, 'root')]);
