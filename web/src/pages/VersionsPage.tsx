@@ -4,6 +4,7 @@ import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
 import { RegressionVerdicts } from '../components/RegressionVerdicts';
+import { SessionEndsChart } from '../components/SessionEndsChart';
 import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { whiskerSeries } from '../lib/chart-data';
 import { codeColor } from '../lib/colors';
@@ -64,6 +65,7 @@ export function VersionsPage() {
           )}
         </Loaded>
       </Section>
+      <SessionEndsChart root={filters.root} />
       <Section title={`${codeLabel(code)}: version × model`}>
         <Loaded query={cross} height={160}>
           {(data) => (
