@@ -92,6 +92,9 @@ export async function startServer(options: ServeOptions) {
     app.addHook('onResponse', async (request, reply) => {
       if (request.method !== 'GET' && request.url.startsWith('/api/roots') && reply.statusCode < 300) await watcher.syncRoots();
     });
+    watcher.on('watch-error', (label: string, code: string) =>
+      log(`Watching folder "${label}" failed (${code}): press Scan on the page to index its changes.`),
+    );
     log('Watching your folders for changes (--no-watch to turn off).');
   }
   await app.listen({ host, port: options.port ?? 4319 });

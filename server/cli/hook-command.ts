@@ -26,7 +26,7 @@ export const FLUSH_WAIT_MS = 1500;
 const FLUSH_POLL_MS = 50;
 const STDIN_LIMIT = 1024 * 1024;
 const STDIN_WAIT_MS = 2000;
-const HEALTH_TIMEOUT_MS = 300;
+const HEALTH_TIMEOUT_MS = 500;
 
 /** What each code means, said to the user; codes without an entry use their definition. */
 const SAID: Partial<Record<FindingCode, string>> = {

@@ -105,8 +105,15 @@ export class RootWatcher extends EventEmitter {
       watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
       watcher.on('addDir', (path) => this.queueFolder(root, toRel(path)));
       watcher.on('unlinkDir', (path) => this.queueGoneFolder(root.id, toRel(path)));
-      // A watch error (a folder that became unreadable) is left to the next full index to report with its code.
-      watcher.on('error', () => {});
+      // A watch that fails (too many folders for the system's inotify limit, a folder made unreadable) is said
+      // once, by folder label and error code: changes there then need a full index, which reports each file.
+      let failed = false;
+      watcher.on('error', (error) => {
+        if (failed) return;
+        failed = true;
+        const code = (error as NodeJS.ErrnoException).code;
+        this.emit('watch-error', root.label, typeof code === 'string' && /^[A-Z0-9_]{1,20}$/.test(code) ? code : 'unknown');
+      });
       ready.push(new Promise((resolve) => watcher.once('ready', () => resolve())));
     }
     await Promise.all(ready);

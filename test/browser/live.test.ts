@@ -35,20 +35,20 @@ describe.runIf(requireChromiumOrSkip('live updates in a real browser'))('live up
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${server.url}findings`);
-    await page.locator('[data-testid="findings-total"]').getByText('1 findings', { exact: false }).waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="findings-total"]').getByText('1 findings', { exact: false }).waitFor({ timeout: 20_000 });
     let loads = 0;
     page.on('load', () => loads++);
     writeFileSync(join(project, 'second.jsonl'), sessionText('lost_call', canary, { idPrefix: 'second' }));
-    await page.locator('[data-testid="live-notice"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="live-notice"]').waitFor({ timeout: 20_000 });
     expect(await page.locator('[data-testid="live-notice"]').textContent()).toContain('New finding');
-    await page.locator('[data-testid="findings-total"]').getByText('2 findings', { exact: false }).waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="findings-total"]').getByText('2 findings', { exact: false }).waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Dismiss the new-finding notice' }).click();
     await page.locator('[data-testid="live-notice"]').waitFor({ state: 'detached', timeout: 5_000 });
     expect(loads).toBe(0);
     expect(await page.content()).not.toContain(canary);
     // The Versions page draws how sessions end.
     await page.goto(`${server.url}versions`);
-    await page.locator('[data-testid="session-ends-chart"]').waitFor({ timeout: 10_000 });
+    await page.locator('[data-testid="session-ends-chart"]').waitFor({ timeout: 20_000 });
     expect(await page.locator('[data-testid="session-ends-chart"]').getAttribute('data-points')).toBe('1');
     expect(errors).toEqual([]);
     await page.close();

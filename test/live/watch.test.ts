@@ -58,7 +58,7 @@ describe('serve watches its folders', () => {
       'the finding in the API',
     );
     expect(found.map((f) => f.code)).toEqual(['missing_tool_use_block']);
-    const event = await waitUntil(() => liveEvents().find((e) => e.new_findings.some((n) => n.id === found[0]!.id)), 5000, 'the live event');
+    const event = await waitUntil(() => liveEvents().find((e) => e.new_findings.some((n) => n.id === found[0]!.id)), 15_000, 'the live event');
     expect(event.new_findings).toEqual([{ id: found[0]!.id, code: 'missing_tool_use_block' }]);
     // Only the changed file was read again: no full rescan.
     expect(cleanIndexedAt()).toBe(before);
@@ -96,10 +96,10 @@ describe('serve watches its folders', () => {
   it('a truncated file loses the findings of the rows cut off; a deleted file loses all', async () => {
     const path = join(project, 'grows.jsonl');
     truncateSync(path, Buffer.byteLength(sessionText('tool_call', canary, { idPrefix: 'grows' })));
-    await waitUntil(async () => (await findingsOf('grows.jsonl')).length === 0, 5000, 'the truncated file to lose its finding');
+    await waitUntil(async () => (await findingsOf('grows.jsonl')).length === 0, 15_000, 'the truncated file to lose its finding');
     unlinkSync(join(project, 'lost.jsonl'));
-    await waitUntil(async () => (await findingsOf('lost.jsonl')).length === 0, 5000, 'the deleted file to lose its finding');
-    const update = await waitUntil(() => liveEvents().find((e) => e.files_removed > 0), 5000, 'a live event for the removal');
+    await waitUntil(async () => (await findingsOf('lost.jsonl')).length === 0, 15_000, 'the deleted file to lose its finding');
+    const update = await waitUntil(() => liveEvents().find((e) => e.files_removed > 0), 15_000, 'a live event for the removal');
     expect(update.findings_removed).toBeGreaterThan(0);
     expect((await get('/api/roots')).roots[0].files).toBe(2);
   });
@@ -113,14 +113,14 @@ describe('serve watches its folders', () => {
     // A real new file after the links: once it is indexed, the links' events were handled too.
     mkdirSync(join(root, 'new-project'));
     writeFileSync(join(root, 'new-project', 'new.jsonl'), sessionText('lost_call', canary, { idPrefix: 'new' }));
-    await waitUntil(async () => (await findingsOf('new.jsonl')).length > 0, 5000, 'the new folder to be indexed');
+    await waitUntil(async () => (await findingsOf('new.jsonl')).length > 0, 15_000, 'the new folder to be indexed');
     const files = (await get('/api/findings?limit=500')).items.map((f: { file: string }) => f.file);
     expect(files.filter((f: string) => f.includes('link'))).toEqual([]);
     expect(files).toEqual(['new-project/new.jsonl']);
   });
 
   it('leaves an index equal to a full index of the same folder, and no payload in what the page was sent', async () => {
-    await waitUntil(async () => (await get('/api/roots')).roots[0].files === 3, 5000, 'three files');
+    await waitUntil(async () => (await get('/api/roots')).roots[0].files === 3, 15_000, 'three files');
     const live = openDatabase(join(tmp, 'live.db'));
     const fresh = openDatabase(join(tmp, 'fresh.db'));
     addRoot(fresh, root);
