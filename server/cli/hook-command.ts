@@ -69,12 +69,17 @@ export function diagnoseTranscript(path: string): Diagnosis | null {
   const transcript = scan.transcript;
   const verdict = classifySessionEnd(transcript);
   if (verdict === null) return null;
-  // The last turn: everything after the last prompt the user typed.
+  // The last turn: everything after the last prompt the user typed. A failure the turn recovered
+  // from is not why the agent stopped: the hook speaks when the turn ENDED in a failure (a finding
+  // on its last message or on a harness row after it, or a failing ending), and then also names
+  // the other codes of the turn.
   const lastPrompt = transcript.prompts.length ? transcript.prompts[transcript.prompts.length - 1]! : 0;
-  const inTurn = (f: DetectedFinding) => f.sourceLines[f.sourceLines.length - 1]! > lastPrompt && f.message.sidechain === transcript.sidechain;
-  const found = runDetectors(transcript).filter(inTurn);
-  const onLast = found.find((f) => f.message === verdict.message) ?? found[found.length - 1];
+  const thread = (f: DetectedFinding) => f.message.sidechain === transcript.sidechain;
+  const found = runDetectors(transcript).filter((f) => thread(f) && f.sourceLines[f.sourceLines.length - 1]! > lastPrompt);
+  const endStart = verdict.message ? verdict.message.lines[0]! : 0;
+  const atEnd = found.filter((f) => f.message.lines[0]! >= endStart);
   const endSaid = ENDING_SAID[verdict.end];
+  const onLast = atEnd.find((f) => f.message === verdict.message) ?? atEnd[atEnd.length - 1];
   if (!onLast && !endSaid) return null;
   const message = onLast?.message ?? verdict.message;
   const params = new URLSearchParams();
@@ -84,14 +89,9 @@ export function diagnoseTranscript(path: string): Diagnosis | null {
     params.set('from', message.day);
     params.set('to', message.day);
   }
-  let sentence: string;
-  if (onLast) {
-    const others = [...new Set(found.map((f) => f.code))].filter((c) => c !== onLast.code);
-    sentence = `${SAID[onLast.code] ?? FINDING_DEFINITIONS[onLast.code]}: ${onLast.code}, a known client failure, not your prompt.`;
-    if (others.length) sentence += ` Also in this turn: ${others.join(', ')}.`;
-  } else {
-    sentence = `${endSaid}.`;
-  }
+  let sentence = onLast ? `${SAID[onLast.code] ?? FINDING_DEFINITIONS[onLast.code]}: ${onLast.code}, a known client failure, not your prompt.` : `${endSaid}.`;
+  const others = [...new Set(found.map((f) => f.code))].filter((c) => c !== onLast?.code);
+  if (others.length) sentence += ` Also in this turn: ${others.join(', ')}.`;
   return { code: onLast?.code ?? null, end: verdict.end, sentence, query: params.toString() };
 }
 

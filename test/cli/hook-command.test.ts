@@ -61,6 +61,17 @@ describe('hook stop: what it says for each way a session ends', () => {
     );
   });
 
+  it('keeps quiet about a failure the turn recovered from, and names it beside a failing ending', async () => {
+    const recovered = join(tmp, 'recovered.jsonl');
+    writeFileSync(recovered, [...sessionRows('lost_call'), ...sessionRows('text_answer', 'PAYLOAD', { idPrefix: 'b' }).slice(1)].join('\n') + '\n');
+    expect(await runHook('stop', { port: NO_SERVER, stdin: stdinOf({ transcript_path: recovered }) })).toBe('');
+    const silent = join(tmp, 'silent-after.jsonl');
+    writeFileSync(silent, [...sessionRows('lost_call'), ...sessionRows('said_nothing', 'PAYLOAD', { idPrefix: 'b' }).slice(1)].join('\n') + '\n');
+    const said = JSON.parse(await runHook('stop', { port: NO_SERVER, stdin: stdinOf({ transcript_path: silent }) })).systemMessage as string;
+    expect(said).toContain('(said_nothing)');
+    expect(said).toContain('Also in this turn: missing_tool_use_block.');
+  });
+
   it('subagent-stop reads the subagent transcript when named, else the session one', async () => {
     const sub = transcript('said_nothing', 'agent-sub.jsonl');
     const main = transcript('text_answer', 'main.jsonl');
