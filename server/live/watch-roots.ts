@@ -1,21 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
+import type { LiveUpdate } from '../../shared/live-update';
 import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import type { ScanRunner } from '../store/scan-runner';
-import { type FilesUpdate, indexFilesOfRoot, type NewFinding } from './index-files';
+import { type FilesUpdate, indexFilesOfRoot } from './index-files';
 
-/** What the page is told after a live update (the 'live' server-sent event): counts, codes and finding ids only. */
-export interface LiveUpdate {
-  files_changed: number;
-  files_removed: number;
-  findings_added: number;
-  findings_removed: number;
-  new_findings: NewFinding[];
-  at: string;
-}
+export type { LiveUpdate };
 
 export interface WatchOptions {
   /** Quiet time after the last change before the changed files are indexed. */

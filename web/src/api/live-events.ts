@@ -1,14 +1,7 @@
 import { useSyncExternalStore } from 'react';
+import type { LiveUpdate } from '../../../shared/live-update';
 
-/** A 'live' server-sent event: the folder watcher re-indexed changed files (counts, codes, finding ids only). */
-export interface LiveUpdate {
-  files_changed: number;
-  files_removed: number;
-  findings_added: number;
-  findings_removed: number;
-  new_findings: Array<{ id: number; code: string }>;
-  at: string;
-}
+export type { LiveUpdate };
 
 /** New findings seen live and not yet dismissed, for the quiet notice. */
 let pending: Array<{ id: number; code: string }> = [];
