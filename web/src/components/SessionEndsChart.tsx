@@ -71,7 +71,10 @@ export function SessionEndsChart({ root }: { root?: string }) {
                       return [`${Math.round(Number(value) * 1000) / 10}% (${p.counts[end]} of ${p.sessions})`, LABEL[end] ?? end];
                     }}
                   />
-                  <Legend formatter={(name) => LABEL[name as SessionEnd] ?? name} wrapperStyle={{ fontSize: 12 }} />
+                  <Legend
+                    formatter={(name) => <span style={{ color: 'var(--text)' }}>{LABEL[name as SessionEnd] ?? name}</span>}
+                    wrapperStyle={{ fontSize: 12 }}
+                  />
                   {SESSION_ENDS.map((e) => (
                     <Bar key={e} dataKey={e} stackId="ends" fill={END_COLOR[e]} isAnimationActive={false} />
                   ))}
