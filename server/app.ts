@@ -16,6 +16,7 @@ import { requestGuard } from './routes/request-guard';
 import { responseCache } from './routes/response-cache';
 import { rootRoutes } from './routes/roots';
 import { scanRoutes } from './routes/scans';
+import { sessionEndRoutes } from './routes/session-ends';
 import type { App, RouteContext } from './routes/types';
 import type { Db } from './store/database';
 import { RootError } from './store/roots';
@@ -93,7 +94,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   const cache = responseCache(options.db, {
-    cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare)(\?|$)/.test(url),
+    cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare|session-ends)(\?|$)/.test(url),
   });
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   findingRoutes(app, ctx);
   analysisRoutes(app, ctx);
   exportRoutes(app, ctx);
+  sessionEndRoutes(app, ctx);
 
   const webRoot = options.webRoot ?? null;
   const indexHtml =

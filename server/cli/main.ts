@@ -185,6 +185,16 @@ program
   });
 
 program
+  .command('hook')
+  .description(
+    'Claude Code hooks: `hook stop` / `hook subagent-stop` read the hook JSON on stdin and say when the last turn ended in a known failure; `hook install --print` prints the settings to add. Always exits 0.',
+  )
+  .argument('<event>', 'stop | subagent-stop | install')
+  .option('--print', 'with install: print the settings.json snippet (nothing is written)')
+  .option('--port <n>', 'port of a running dashboard to link to (default: $TCF_PORT, else 4319)')
+  .action(async (event: string, options: { print?: boolean; port?: string }) => (await import('./hook-command')).hookCommand(event, options));
+
+program
   .command('serve')
   .description('Serve the dashboard and its JSON API on http://127.0.0.1:4319 (index the given folders first).')
   .argument('[dir...]', 'folders to add as roots and index before serving')
@@ -194,17 +204,20 @@ program
   .option('--allow-remote', 'allow binding a non-loopback address (prints a warning)')
   .option('--demo', 'index the bundled demo corpus into a separate demo database and serve it')
   .option('--no-build', 'serve the page as last built, without checking its sources')
-  .action(async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean }) => {
-    // The server's modules (Fastify and its plugins, Vite) load only for this command, so the
-    // other commands start fast.
-    const { ensureWebBuild } = await import('../web-build');
-    const { startServer } = await import('../serve');
-    if (options.build) await ensureWebBuild((line) => process.stdout.write(line + '\n'));
-    const server = await startServer({ ...options, dirs });
-    const stop = () => void server.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  .option('--no-watch', 'do not follow the folders for changes (by default changed files are re-indexed as they are written)')
+  .action(
+    async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean; watch: boolean }) => {
+      // The server's modules (Fastify and its plugins, Vite) load only for this command, so the
+      // other commands start fast.
+      const { ensureWebBuild } = await import('../web-build');
+      const { startServer } = await import('../serve');
+      if (options.build) await ensureWebBuild((line) => process.stdout.write(line + '\n'));
+      const server = await startServer({ ...options, dirs });
+      const stop = () => void server.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+  );
 
 try {
   await program.parseAsync(process.argv);

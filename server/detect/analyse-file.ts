@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FindingCode } from '../../shared/finding-codes';
+import type { SessionEnd } from '../../shared/session-ends';
 import type { CaptureFile } from '../scan/capture-model';
 import { digestLines } from '../scan/evidence-digest';
 import { detectFormat, type FileFormat, scanCapture } from '../scan/scan-capture';
@@ -9,6 +10,7 @@ import { withCallDiagnostics } from './call-diagnostics';
 import { CAPTURE_DETECTORS } from './capture/registry';
 import type { DetectedFinding } from './detector';
 import { DETECTORS } from './registry';
+import { classifySessionEnd } from './session-end';
 
 /** A finding as it leaves the scanner: metadata and a digest, nothing a transcript said. */
 export interface FindingRecord {
@@ -73,6 +75,15 @@ export interface FileFacts {
   /** SHA-256 (hex, 16 chars) of the session id; the id itself never leaves. */
   sessionHash: string | null;
   sidechain: boolean;
+  /** How the last turn ended, with the version, model and day of its message (null for captures and sessions without one). */
+  sessionEnd: SessionEndFact | null;
+}
+
+export interface SessionEndFact {
+  end: SessionEnd;
+  version: string | null;
+  model: string | null;
+  day: string | null;
 }
 
 export type FileAnalysis =
@@ -224,10 +235,18 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
       lastTimestamp: null,
       sessionHash: capture.sessionId === null ? null : shortHash(capture.sessionId),
       sidechain: false,
+      sessionEnd: null,
     };
     analysis.diagnostics = [];
   }
   return analysis;
+}
+
+function sessionEndFact(transcript: TranscriptFile): SessionEndFact | null {
+  const verdict = classifySessionEnd(transcript);
+  if (verdict === null) return null;
+  const m = verdict.message;
+  return { end: verdict.end, version: m?.version ?? null, model: m?.model ?? null, day: m?.day ?? null };
 }
 
 /** Scan one file, run every detector on it and digest each finding's source lines. */
@@ -276,6 +295,7 @@ export function analyseFile(path: string, options: AnalyseOptions = {}): FileAna
       lastTimestamp: transcript.lastTimestamp,
       sessionHash: transcript.sessionId === null ? null : shortHash(transcript.sessionId),
       sidechain: transcript.sidechain,
+      sessionEnd: sessionEndFact(transcript),
     };
   }
   return analysis;

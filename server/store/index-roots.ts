@@ -51,7 +51,7 @@ export interface IndexOptions {
   salvage?: boolean | ((rootId: number) => boolean);
 }
 
-interface Job {
+export interface Job {
   root: RootRow;
   relPath: string;
   path: string;
@@ -64,7 +64,8 @@ interface Job {
 const WORKERS_WORTH_BYTES = 16 * 1024 * 1024;
 const BATCH_BYTES = 2 * 1024 * 1024;
 
-const DIRTY = 'root_cells_dirty';
+export const DIRTY = 'root_cells_dirty';
+const NO_SESSION_END = { end: null, version: null, model: null, day: null };
 
 /**
  * The denominators are rebuilt at the end of a run that changed anything. The flag saying so is
@@ -73,7 +74,7 @@ const DIRTY = 'root_cells_dirty';
  * skip the write, which every file's commit would otherwise repeat.
  */
 const dirtyMarked = new WeakSet<IndexSummary>();
-function markDirty(st: IndexStatements, summary: IndexSummary): void {
+export function markDirty(st: IndexStatements, summary: IndexSummary): void {
   if (dirtyMarked.has(summary)) return;
   st.setMeta.run(DIRTY, '1');
   dirtyMarked.add(summary);
@@ -267,13 +268,13 @@ function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSumm
   return jobs;
 }
 
-function dropFileRows(st: IndexStatements, fileId: number): void {
+export function dropFileRows(st: IndexStatements, fileId: number): void {
   st.deleteMessagesOfFile.run(fileId);
   st.deleteFindingsOfFile.run(fileId);
   st.deleteDiagnosticsOfFile.run(fileId);
 }
 
-function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: string) {
+export function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: string) {
   return {
     root_id: rootId,
     rel_path: relPath,
@@ -309,7 +310,7 @@ function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCe
 }
 
 /** Replaces everything the index holds for one file. Runs inside one transaction. */
-function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summary: IndexSummary): void {
+export function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summary: IndexSummary): void {
   const now = new Date().toISOString();
   summary.filesChanged++;
   summary.bytesRead += analysis.bytes;
@@ -404,5 +405,6 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
     }
     summary.findingsAdded += analysis.findings.length;
   }
+  st.setSessionEnd.run((analysis.status === 'ok' ? analysis.facts?.sessionEnd : null) ?? NO_SESSION_END, fileId);
   markDirty(st, summary);
 }

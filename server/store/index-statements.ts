@@ -94,6 +94,10 @@ export function prepareIndexStatements(db: Db) {
                              signed_thinking, message_hash, details)
         VALUES (@file_id, @code, @first_line, @last_line, @source_lines, @evidence_sha256, @cell_id, @block_types,
                 @signed_thinking, @message_hash, @details)`),
+    // How the session's last turn ended (migration 008); all null for failed, in-progress and capture files.
+    setSessionEnd: db.prepare<[{ end: string | null; version: string | null; model: string | null; day: string | null }, number]>(
+      'UPDATE files SET session_end = @end, session_end_version = @version, session_end_model = @model, session_end_day = @day WHERE id = ?',
+    ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     startScan: db.prepare<[number | null, string], { id: number }>("INSERT INTO scans (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id"),

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { BrowserRouter, NavLink, Route, Routes } from 'react-router';
 import { useHealth, useScanState } from '../api/queries';
 import { useScanEvents } from '../api/scan-events';
+import { LiveNotice } from '../components/LiveNotice';
 import { ScanProgress } from '../components/ScanProgress';
 import { Skeleton } from '../components/ui';
 import { OverviewPage } from '../pages/OverviewPage';
@@ -62,6 +63,7 @@ function Shell() {
           <ScanProgress state={scan.data} />
         </div>
       )}
+      <LiveNotice />
       <main id="main">
         <Suspense fallback={<Skeleton height={320} />}>
           <Routes>

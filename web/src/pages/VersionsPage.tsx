@@ -4,6 +4,7 @@ import { useModels, useRegressions, useVersionModels, useVersions } from '../api
 import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
+import { SessionEndsChart } from '../components/SessionEndsChart';
 import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { VerdictCards } from '../components/VerdictCards';
 import { ViewAsData } from '../components/ViewAsData';
@@ -127,6 +128,7 @@ export function VersionsPage() {
           )}
         </Loaded>
       </Section>
+      <SessionEndsChart root={filters.root} />
       <Section title={`${codeLabel(code)}: version × model`}>
         <Loaded query={cross} height={60}>
           {(data) => {
