@@ -1,8 +1,9 @@
-import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync } from 'node:fs';
 import { Value } from 'typebox/value';
 import { EvidenceReport } from '../../shared/api-schemas';
 import { digestLines } from '../scan/evidence-digest';
 import { LineStarts, readLines } from '../scan/read-lines';
+import { openRegularFile } from '../scan/safe-open';
 import { type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
@@ -22,7 +23,7 @@ export interface VerifyResult {
 
 /** Line starts of the first `upTo` lines (plus the next), enough to digest lines ≤ upTo. */
 function lineStartsUpTo(path: string, upTo: number): LineStarts | null {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd } = openRegularFile(path);
   try {
     const starts = new LineStarts();
     const outcome = readLines(fd, (_t, line) => (line > upTo ? 'stop' : 'continue'), starts);

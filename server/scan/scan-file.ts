@@ -17,6 +17,8 @@ export interface ScanOptions {
    * as a file still being written rather than a failure. The index uses this; `scan` does not.
    */
   unfinishedLastLineMeansInProgress?: boolean;
+  /** Overrides the quiet period after which a cut last line is a failure (tests). */
+  quietPeriodMs?: number;
 }
 
 /**
