@@ -32,6 +32,8 @@ export interface ReadOptions {
   unfinishedLastLineMeansInProgress?: boolean;
   /** Overrides QUIET_PERIOD_MS (tests). */
   quietPeriodMs?: number;
+  /** Overrides MAX_LINE_BYTES (tests). */
+  maxLineBytes?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export function readJsonRows(path: string, reader: RowReader, options: ReadOptio
         return 'continue';
       },
       lineStarts,
+      options.maxLineBytes,
     );
     if (outcome.invalidUtf8Line !== null) {
       const cutLastLine = !outcome.endsWithNewline && outcome.invalidUtf8Line === outcome.lines;

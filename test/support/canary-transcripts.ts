@@ -123,6 +123,18 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
       }),
     ) + '\n',
   );
+  // Timestamps that are not ISO-8601 date-times (the canary in, around or instead of one): the
+  // file is fine, and its first/last row times must come out null, never the text.
+  writeFileSync(
+    join(project, 'timestamps.jsonl'),
+    [
+      { type: 'summary', summary: 's', timestamp: `2026-05-29T10:00:00Z ${c}` },
+      { type: 'summary', summary: 's', timestamp: `${c}2026-05-29T10:00:00Z` },
+      { type: 'summary', summary: 's', timestamp: c.repeat(1000) },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
   // Files that fail, each with the canary on or around the failing line.
   writeFileSync(join(project, 'malformed.jsonl'), `{"type":"user","message":{"content":"${c}"}}\n{"type":"assistant","text":"${c}\n`);
   writeFileSync(join(project, 'duplicate.jsonl'), `{"type":"summary","${c}":1,"${c}":2}\n`);
