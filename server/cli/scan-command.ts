@@ -1,3 +1,4 @@
+import { printable } from '../../shared/printable';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { analyseFile, type FindingRecord } from '../detect/analyse-file';
 import { walkInputs } from '../scan/walk-inputs';
@@ -105,7 +106,9 @@ export function formatScanTable(report: ScanReport): string {
   return out.join('\n') + '\n';
 }
 
-function table(header: string[], rows: string[][]): string {
+function table(header: string[], anyRows: string[][]): string {
+  // File names (and anything else) are printed escaped: a newline or escape code in a name cannot forge rows.
+  const rows = anyRows.map((r) => r.map(printable));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells

@@ -1,4 +1,5 @@
 import type { EvidenceReport } from '../../shared/api-schemas';
+import { printable } from '../../shared/printable';
 
 /** Findings listed in the Markdown text at most; the JSON report always has them all. */
 export const MARKDOWN_FINDINGS_LIMIT = 200;
@@ -87,7 +88,7 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
         f.day ?? '–',
         f.version ?? '–',
         f.model ?? '–',
-        ...(r.redaction.files !== 'omit' ? [f.file ? `\`${f.file}\`` : '–'] : []),
+        ...(r.redaction.files !== 'omit' ? [f.file ? markdownName(f.file) : '–'] : []),
         ...(r.redaction.lines === 'keep' ? [f.lines ? (f.lines[0] === f.lines[1] ? String(f.lines[0]) : `${f.lines[0]}–${f.lines[1]}`) : '–'] : []),
         f.block_types.join(', '),
         f.signed_thinking ? 'yes' : 'no',
@@ -105,4 +106,14 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
     '',
   );
   return out.join('\n');
+}
+
+/**
+ * A file name as a Markdown table cell: control characters escaped (a newline would end the
+ * row), pipes escaped, in a code span long enough for any backticks inside it.
+ */
+export function markdownName(name: string): string {
+  const text = printable(name).replace(/\|/g, '\\|');
+  const fence = text.includes('`') ? '``' : '`';
+  return `${fence}${fence === '``' ? ' ' : ''}${text}${fence === '``' ? ' ' : ''}${fence}`;
 }
