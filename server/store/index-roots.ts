@@ -69,6 +69,11 @@ interface Job {
 
 const WORKERS_WORTH_BYTES = 16 * 1024 * 1024;
 const BATCH_BYTES = 2 * 1024 * 1024;
+/**
+ * At most this many files per batch: a batch's results are deserialized on the writer's thread
+ * in one go, and thousands of tiny files' results took that thread away for 100 ms and more.
+ */
+const BATCH_FILES = 200;
 
 /** Set by older builds when the denominators needed rebuilding; still honoured. */
 const DIRTY = 'root_cells_dirty';
@@ -175,7 +180,7 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
     let batch: Job[] = [];
     let batchBytes = 0;
     for (const job of jobs) {
-      if (batch.length > 0 && (!useWorkers || batchBytes + job.size > BATCH_BYTES)) {
+      if (batch.length > 0 && (!useWorkers || batchBytes + job.size > BATCH_BYTES || batch.length >= BATCH_FILES)) {
         batches.push(batch);
         batch = [];
         batchBytes = 0;
