@@ -77,7 +77,7 @@ export async function startServer(options: ServeOptions) {
   }
   for (const dir of options.dirs ?? []) addRoot(db, dir);
   if (options.dirs?.length) {
-    const s = await indexRoots(db, {});
+    const s = await indexRoots(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
     log(`Indexed ${s.filesSeen} files (${s.filesFailed} failed, ${s.filesInProgress} being written).`);
   }
   const token = randomBytes(24).toString('base64url');

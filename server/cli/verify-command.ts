@@ -1,4 +1,4 @@
-import { closeSync, readFileSync } from 'node:fs';
+import { closeSync, readFileSync, realpathSync } from 'node:fs';
 import { Value } from 'typebox/value';
 import { EvidenceReport } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
@@ -53,7 +53,14 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
   const byName = new Map<string, string>();
   for (const dir of dirs) {
     walk.files = [];
-    walkDirectory(dir, '', walk);
+    // Files are opened only at their real path (safe-open): resolve a folder named through a link once, here.
+    let real: string;
+    try {
+      real = realpathSync(dir);
+    } catch {
+      continue;
+    }
+    walkDirectory(real, '', walk);
     for (const f of walk.files) if (!byName.has(f.name)) byName.set(f.name, f.path);
   }
   let resolve: (name: string) => string | undefined = (name) => byName.get(name);

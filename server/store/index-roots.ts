@@ -197,6 +197,13 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
     const ready = new Map<number, FileAnalysis[]>();
     let written = 0;
     let writing = false;
+    // Back-pressure: analysis runs at most this many batches ahead of the writer, so results
+    // waiting to be written (and the heap, and its GC pauses) stay bounded however many files.
+    const maxAhead = inFlight * 2;
+    const waiting: Array<() => void> = [];
+    const roomAhead = async () => {
+      while (next - written >= maxAhead) await new Promise<void>((resolve) => waiting.push(resolve));
+    };
     const drain = async () => {
       if (writing) return;
       writing = true;
@@ -207,6 +214,7 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
           const analyses = ready.get(written)!;
           ready.delete(written);
           written++;
+          for (const resolve of waiting.splice(0)) resolve();
           for (let i = 0; i < group.length; i++) {
             const job = group[i]!;
             const analysis = analyses[i]!;
@@ -228,7 +236,9 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
       }
     };
     const lane = async () => {
-      while (next < batches.length) {
+      for (;;) {
+        await roomAhead();
+        if (next >= batches.length) return;
         const at = next++;
         const group = batches[at]!;
         ready.set(at, await analyser.analyse(group.map((j) => j.path)));
