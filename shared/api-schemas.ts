@@ -56,6 +56,10 @@ export const RateRow = Type.Object({
   stop_known_messages: Type.Integer(),
   /** Messages read from stream captures. */
   capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. Always sent. */
+  synthetic_messages: Type.Optional(Type.Integer()),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. Always sent. */
+  stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
   codes: Type.Array(CodeRate),
 });
 export type RateRow = Static<typeof RateRow>;
@@ -122,8 +126,14 @@ export const SummaryResponse = Type.Object({
   files_in_progress: Type.Integer(),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
   stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
   capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. */
+  synthetic_messages: Type.Integer(),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. */
+  stop_reason_coverage: Nullable(Type.Number()),
   codes: Type.Array(CodeRate),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
@@ -154,8 +164,14 @@ export const VersionModelRow = Type.Object({
   model: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
   stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
   capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. Always sent. */
+  synthetic_messages: Type.Optional(Type.Integer()),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. Always sent. */
+  stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
   codes: Type.Array(CodeRate),
 });
 export type VersionModelRow = Static<typeof VersionModelRow>;
@@ -219,10 +235,18 @@ export type FileProblem = Static<typeof FileProblem>;
 export const FilesResponse = Type.Object({ items: Type.Array(FileProblem) });
 export type FilesResponse = Static<typeof FilesResponse>;
 
+/** One side of a test or comparison for one code, over the code's own opportunities (names as in CodeRate). */
 export const SideFigures = Type.Object({
   count: Type.Integer(),
+  /** What the code's rate is measured over (FINDING_OPPORTUNITY). */
+  opportunity: Type.String(),
+  opportunities: Type.Integer(),
+  /** Findings per 1,000 opportunities with a 95% Wilson interval; null when not measurable. */
+  per_1000_opportunities: Nullable(Interval),
+  /** Why there is no rate on this side (a NOT_MEASURABLE_REASON code); null when there is one. */
+  not_measurable: Nullable(Type.String()),
   tool_use_turns: Type.Integer(),
-  /** Findings per 1,000 tool-use turns with a 95% Wilson interval. */
+  /** Findings per 1,000 tool-use turns (the older figure, kept beside the code's own rate). */
   per_1000_tool_use_turns: Nullable(Interval),
 });
 export type SideFigures = Static<typeof SideFigures>;
@@ -232,7 +256,14 @@ export const RegressionVerdict = Type.Object({
   /** null: every model together. */
   model: Nullable(Type.String()),
   dimension: Type.Union([Type.Literal('version'), Type.Literal('day')]),
-  status: Type.Union([Type.Literal('regression'), Type.Literal('no_regression'), Type.Literal('insufficient_data')]),
+  /** not_measurable: the code has no opportunities in any version (or day) in scope. */
+  status: Type.Union([Type.Literal('regression'), Type.Literal('no_regression'), Type.Literal('insufficient_data'), Type.Literal('not_measurable')]),
+  /** What the code's rate is measured over (FINDING_OPPORTUNITY). */
+  opportunity: Type.String(),
+  /** With status not_measurable: why (a NOT_MEASURABLE_REASON code); otherwise null. */
+  not_measurable: Nullable(Type.String()),
+  /** Versions (or days) left out of the test because the code had no opportunities there. */
+  not_measurable_keys: Type.Array(Type.String()),
   last_good: Nullable(Type.String()),
   first_bad: Nullable(Type.String()),
   /** Pooled figures up to the last good version (or before the change day). */
@@ -248,11 +279,65 @@ export const RegressionVerdict = Type.Object({
 });
 export type RegressionVerdict = Static<typeof RegressionVerdict>;
 
+/** One side of a verdict card for one code: findings (capped per session) over the code's own opportunities. */
+export const CardSide = Type.Object({
+  /** Findings counted, at most `session_cap` per session (file) and version or day. */
+  count: Type.Integer(),
+  /** Findings before the cap. */
+  events: Type.Integer(),
+  /** Sessions (files) holding at least one. */
+  sessions: Type.Integer(),
+  /** The code's own opportunities (FINDING_OPPORTUNITY). */
+  opportunities: Type.Integer(),
+  per_1000_opportunities: Nullable(Interval),
+});
+export type CardSide = Static<typeof CardSide>;
+
+export const CardCode = Type.Object({
+  code: Type.String(),
+  opportunity: Type.String(),
+  before: CardSide,
+  after: CardSide,
+  /** Rate after over rate before (Katz log interval; 0.5 added to every cell when a count is 0). */
+  rate_ratio: Nullable(Type.Object({ ratio: Type.Number(), low: Type.Number(), high: Type.Number(), corrected: Type.Boolean() })),
+  p_value: Nullable(Type.Number()),
+  threshold: Nullable(Type.Number()),
+  tests: Type.Integer(),
+});
+export type CardCode = Static<typeof CardCode>;
+
+/**
+ * One change point: the codes that step up at the same version (or day) grouped into one story,
+ * or one code with findings where there is not enough data to test.
+ */
+export const VerdictCard = Type.Object({
+  id: Type.String(),
+  dimension: Type.Union([Type.Literal('version'), Type.Literal('day')]),
+  strength: Type.Union([Type.Literal('strong'), Type.Literal('suggestive'), Type.Literal('insufficient')]),
+  /** Plain words: "strong evidence", "suggestive", "not enough data: needs ~N more tool-use turns on X". */
+  strength_text: Type.String(),
+  last_good: Nullable(Type.String()),
+  first_bad: Nullable(Type.String()),
+  codes: Type.Array(CardCode),
+  /** The test and its correction, for the one-click details. */
+  test: Type.String(),
+});
+export type VerdictCard = Static<typeof VerdictCard>;
+
 export const RegressionsResponse = Type.Object({
   method: Type.String(),
   alpha: Type.Number(),
+  /** Least opportunities a version, or either side of a day split, needs to be tested. */
+  min_opportunities: Type.Integer(),
+  /** The same number under its older name. */
   min_tool_use_turns: Type.Integer(),
   verdicts: Type.Array(RegressionVerdict),
+  /** Verdict cards, strongest first (the page's first thing). */
+  cards: Type.Array(VerdictCard),
+  /** At most one per dimension: why nothing can be said, when no card names a change. */
+  no_claim: Type.Object({ version: Nullable(Type.String()), day: Nullable(Type.String()) }),
+  /** Most findings one session may contribute per code and version or day. */
+  session_cap: Type.Integer(),
 });
 export type RegressionsResponse = Static<typeof RegressionsResponse>;
 
@@ -280,6 +365,17 @@ export const CompareSide = Type.Object({
   to: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
+  stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
+  capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. */
+  synthetic_messages: Type.Integer(),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. */
+  stop_reason_coverage: Nullable(Type.Number()),
+  /** Coverage: the first and last day with messages on this side. */
+  first_day: Type.Optional(Nullable(Type.String())),
+  last_day: Type.Optional(Nullable(Type.String())),
 });
 
 export const CompareResponse = Type.Object({
@@ -291,10 +387,12 @@ export const CompareResponse = Type.Object({
       code: Type.String(),
       a: SideFigures,
       b: SideFigures,
-      /** Rate of b over rate of a, with a 95% interval (Katz log method; 0.5 added to every cell when a count is 0). */
+      /** Rate of b over rate of a (each over the code's opportunities), with a 95% interval (Katz log method; 0.5 added to every cell when a count is 0); null when a side is not measurable. */
       rate_ratio: Nullable(Type.Object({ ratio: Type.Number(), low: Type.Number(), high: Type.Number(), corrected: Type.Boolean() })),
-      /** Two-sided Fisher exact test on findings against tool-use turns without one. */
+      /** Two-sided Fisher exact test on findings against the code's opportunities without one; null when a side is not measurable. */
       p_value: Nullable(Type.Number()),
+      /** True when neither side has a finding of the code: no ratio, no p-value. */
+      no_findings: Type.Optional(Type.Boolean()),
     }),
   ),
 });
@@ -316,15 +414,33 @@ export const ExportQuery = Type.Object({
 });
 export type ExportQuery = Static<typeof ExportQuery>;
 
-const ReportRateRow = Type.Object({
+export const ReportRateRow = Type.Object({
   key: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
-  codes: Type.Array(SideFiguresWithCode()),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
+  stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
+  capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. */
+  synthetic_messages: Type.Integer(),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. */
+  stop_reason_coverage: Nullable(Type.Number()),
+  codes: Type.Array(ReportCodeRate()),
 });
+export type ReportRateRow = Static<typeof ReportRateRow>;
 
-function SideFiguresWithCode() {
-  return Type.Object({ code: Type.String(), count: Type.Integer(), per_1000_tool_use_turns: Nullable(Interval) });
+/** A code's figures in a report row: its rate over its own opportunities (as in CodeRate), or why it has none. */
+function ReportCodeRate() {
+  return Type.Object({
+    code: Type.String(),
+    count: Type.Integer(),
+    opportunity: Type.String(),
+    opportunities: Type.Integer(),
+    per_1000_opportunities: Nullable(Interval),
+    not_measurable: Nullable(Type.String()),
+    per_1000_tool_use_turns: Nullable(Interval),
+  });
 }
 
 /** The evidence report (`report_format` 1). Documented field by field in the README; stable across releases of the same format. */
@@ -347,6 +463,9 @@ export const EvidenceReport = Type.Object({
     files_in_progress: Type.Integer(),
     assistant_messages: Type.Integer(),
     tool_use_turns: Type.Integer(),
+    stop_known_messages: Type.Integer(),
+    capture_messages: Type.Integer(),
+    synthetic_messages: Type.Integer(),
     first_day: Nullable(Type.String()),
     last_day: Nullable(Type.String()),
   }),

@@ -66,7 +66,14 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
   let resolve: (name: string) => string | undefined = (name) => byName.get(name);
   if (report.redaction.files === 'pseudonymize') {
     if (!db) throw new BadReportError('this report names files by pseudonym: give the --db that exported it');
-    const salt = pseudonymSalt(db);
+    let salt: string;
+    try {
+      salt = pseudonymSalt(db);
+    } catch (error) {
+      // Opened read-only: a database that has no salt yet never exported a pseudonymized report.
+      if ((error as { code?: string }).code !== 'SQLITE_READONLY') throw error;
+      throw new BadReportError('this database never exported a pseudonymized report: give the --db that exported it');
+    }
     const byPseudonym = new Map([...byName].map(([name, path]) => [filePseudonym(salt, name), path]));
     resolve = (name) => byPseudonym.get(name);
   }

@@ -1,4 +1,4 @@
-import type { EvidenceReport, RateRow, Redaction } from '../../shared/api-schemas';
+import type { EvidenceReport, RateRow, Redaction, ReportRateRow } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
@@ -27,12 +27,24 @@ export function modelFamily(model: string | null): string | null {
   return m ? m[1]! : 'other';
 }
 
-const toReportRows = (rows: RateRow[]) =>
+const toReportRows = (rows: RateRow[]): ReportRateRow[] =>
   rows.map((r) => ({
     key: r.key,
     assistant_messages: r.assistant_messages,
     tool_use_turns: r.tool_use_turns,
-    codes: r.codes.map((c) => ({ code: c.code, count: c.count, per_1000_tool_use_turns: c.per_1000_tool_use_turns })),
+    stop_known_messages: r.stop_known_messages,
+    capture_messages: r.capture_messages,
+    synthetic_messages: r.synthetic_messages ?? 0,
+    stop_reason_coverage: r.stop_reason_coverage ?? null,
+    codes: r.codes.map((c) => ({
+      code: c.code,
+      count: c.count,
+      opportunity: c.opportunity,
+      opportunities: c.opportunities,
+      per_1000_opportunities: c.per_1000_opportunities,
+      not_measurable: c.not_measurable,
+      per_1000_tool_use_turns: c.per_1000_tool_use_turns,
+    })),
   }));
 
 /**
@@ -90,6 +102,9 @@ export function buildEvidenceReport(db: Db, filters: RateFilters, redaction: Red
       files_in_progress: summary.files_in_progress,
       assistant_messages: summary.assistant_messages,
       tool_use_turns: summary.tool_use_turns,
+      stop_known_messages: summary.stop_known_messages,
+      capture_messages: summary.capture_messages,
+      synthetic_messages: summary.synthetic_messages,
       first_day: summary.first_day,
       last_day: summary.last_day,
     },

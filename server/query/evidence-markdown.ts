@@ -1,11 +1,9 @@
 import type { EvidenceReport } from '../../shared/api-schemas';
 import { printable } from '../../shared/printable';
+import { formatCoverage, formatRateWithInterval, OPPORTUNITY_LABEL } from './format-rate';
 
 /** Findings listed in the Markdown text at most; the JSON report always has them all. */
 export const MARKDOWN_FINDINGS_LIMIT = 200;
-
-const perMille = (i: { rate: number; low: number; high: number } | null) =>
-  i === null ? '–' : `${i.rate.toFixed(2)}‰ [${i.low.toFixed(2)}–${i.high.toFixed(2)}]`;
 
 function table(header: string[], rows: string[][]): string {
   const esc = (c: string) => c.replaceAll('|', '\\|');
@@ -14,17 +12,33 @@ function table(header: string[], rows: string[][]): string {
 
 function rateTable(keyName: string, rows: EvidenceReport['by_version'], codes: string[]): string {
   return table(
-    [keyName, 'assistant messages', 'tool-use turns', ...codes.map((c) => `${c} (count, per 1,000 tool-use turns [95% CI])`)],
+    [
+      keyName,
+      'assistant messages',
+      'tool-use turns',
+      'stop reason recorded',
+      'synthetic rows',
+      ...codes.map((c) => `${c} (count, per 1,000 opportunities [95% CI])`),
+    ],
     rows.map((r) => [
       r.key ?? 'unknown',
       String(r.assistant_messages),
       String(r.tool_use_turns),
+      `${r.stop_known_messages} (${formatCoverage(r.stop_known_messages, r.assistant_messages)})`,
+      String(r.synthetic_messages),
       ...codes.map((c) => {
         const x = r.codes.find((y) => y.code === c);
-        return x ? `${x.count}, ${perMille(x.per_1000_tool_use_turns)}` : '0';
+        return x ? `${x.count}, ${formatRateWithInterval(x)}` : '0';
       }),
     ]),
   );
+}
+
+/** Which opportunities each selected code's rate is over. */
+function opportunityLines(r: EvidenceReport): string[] {
+  const row = r.by_version[0] ?? r.by_day[0];
+  if (!row) return [];
+  return row.codes.map((c) => `- \`${c.code}\`: per 1,000 ${OPPORTUNITY_LABEL[c.opportunity as keyof typeof OPPORTUNITY_LABEL] ?? c.opportunity}`);
 }
 
 /** The report as Markdown that renders cleanly in a GitHub issue. */
@@ -49,7 +63,18 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
   const s = r.scanned;
   out.push(
     table(
-      ['folders', 'files scanned', 'files failed', 'files being written', 'assistant messages', 'tool-use turns', 'first day', 'last day'],
+      [
+        'folders',
+        'files scanned',
+        'files failed',
+        'files being written',
+        'assistant messages',
+        'tool-use turns',
+        'stop reason recorded',
+        'synthetic rows (in no rate)',
+        'first day',
+        'last day',
+      ],
       [
         [
           String(s.roots),
@@ -58,6 +83,8 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
           String(s.files_in_progress),
           String(s.assistant_messages),
           String(s.tool_use_turns),
+          `${s.stop_known_messages} (${formatCoverage(s.stop_known_messages, s.assistant_messages)})`,
+          String(s.synthetic_messages),
           s.first_day ?? '–',
           s.last_day ?? '–',
         ],
@@ -102,7 +129,14 @@ export function renderEvidenceMarkdown(r: EvidenceReport): string {
   for (const d of r.definitions) out.push(`- \`${d.code}\`: ${d.definition}`);
   out.push(
     '',
-    'Rates: per 1,000 tool-use turns (assistant messages whose stop reason is tool_use), 95% Wilson score intervals; a message copied into several files of one folder counts once ("copy" rows are listed, not counted).',
+    'Rates: each code per 1,000 of its own opportunities, the messages where it could fire, with 95% Wilson score intervals. ' +
+      'A tool-use turn is a message whose stop reason is tool_use, or whose stop reason was not recorded and which holds a tool_use block. ' +
+      'Where a version or day has no opportunities for a code the table says "not measurable (…)" instead of a rate ' +
+      '(Claude Code 2.1.12–2.1.52 record no stop reason, so codes over messages with a recorded stop reason are not measurable there). ' +
+      'Synthetic rows (harness-written API errors) are counted apart and are in no rate. ' +
+      'A message copied into several files of one folder counts once ("copy" rows are listed, not counted).',
+    '',
+    ...opportunityLines(r),
     '',
   );
   return out.join('\n');

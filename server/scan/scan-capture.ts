@@ -57,7 +57,11 @@ export type CaptureScan =
 const SSE_FIELD = /^(event|id|retry):/;
 
 /** Reads a capture, fail-closed like transcripts (SSE: only `data:` lines carry JSON), and replays its events. */
-export function scanCapture(path: string, format: 'stream-json' | 'sse', options: { unfinishedLastLineMeansInProgress?: boolean } = {}): CaptureScan {
+export function scanCapture(
+  path: string,
+  format: 'stream-json' | 'sse',
+  options: { unfinishedLastLineMeansInProgress?: boolean; now?: number } = {},
+): CaptureScan {
   const builder = new CaptureBuilder(format);
   const rows = readJsonRows(
     path,

@@ -107,3 +107,29 @@ function ensureSalt(db: Db): void {
     if (!isSqliteCode(error, 'SQLITE_READONLY')) throw error;
   }
 }
+
+/**
+ * Opens an existing index for reading only, for the commands that only read (`report`, `export`,
+ * `verify`): never creates the file (SqliteError SQLITE_CANTOPEN when it is missing). An index of an
+ * older schema is upgraded first, through openDatabase, since the queries need the current one.
+ */
+export function openDatabaseReadOnly(path: string): Db {
+  const open = () => new Database(path, { readonly: true, fileMustExist: true });
+  let db = open();
+  const latest = Math.max(0, ...readdirSync(migrationsDir).map((name) => (/^\d{3}_[a-z0-9_]+\.sql$/.test(name) ? Number(name.slice(0, 3)) : 0)));
+  if ((db.pragma('user_version', { simple: true }) as number) > latest) {
+    // Written by a newer build: refused, as openDatabase refuses it.
+    db.close();
+    throw new DatabaseError(
+      'future_schema',
+      `this index database has a schema newer than this build's ${latest}: update tool-call-forensics, or use another --db`,
+    );
+  }
+  if ((db.pragma('user_version', { simple: true }) as number) < latest) {
+    db.close();
+    openDatabase(path).close();
+    db = open();
+  }
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

@@ -29,6 +29,8 @@ export interface IndexSummary {
   filesRemoved: number;
   filesFailed: number;
   filesInProgress: number;
+  /** Files read around damaged lines in salvage mode (labelled in the index). */
+  filesSalvaged: number;
   bytesRead: number;
   findingsAdded: number;
   findingsRemoved: number;
@@ -40,6 +42,8 @@ export interface IndexSummary {
   failures: Array<{ root: string; file: string; code: string; line: number | null }>;
   /** Roots removed (by another process) while this run indexed them; their files were dropped. */
   rootsRemoved: number;
+  /** stream-json captures read in this run, by the terminal_reason of their result row (`none` when absent or odd). */
+  terminalReasons: Record<string, number>;
 }
 
 export interface IndexOptions {
@@ -55,6 +59,11 @@ export interface IndexOptions {
   lock?: IndexLock;
   /** Told once when another run holds the lock and this one waits for it. */
   onWaiting?: (holder: IndexBusyError) => void;
+  /**
+   * Read the complete rows of damaged files instead of failing them: for every root (true) or
+   * per root (a per-folder setting). Files that failed before are read again when it is on.
+   */
+  salvage?: boolean | ((rootId: number) => boolean);
 }
 
 interface Job {
@@ -141,6 +150,7 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
     filesRemoved: 0,
     filesFailed: 0,
     filesInProgress: 0,
+    filesSalvaged: 0,
     bytesRead: 0,
     findingsAdded: 0,
     findingsRemoved: 0,
@@ -149,6 +159,7 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
     formats: {},
     failures: [],
     rootsRemoved: 0,
+    terminalReasons: {},
   };
   const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };
   const report = () => options.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
@@ -160,8 +171,9 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
     lock.heartbeat();
     lastBeat = Date.now();
   };
+  const salvageOf = (rootId: number) => (typeof options.salvage === 'function' ? options.salvage(rootId) : options.salvage === true);
   const jobs: Job[] = [];
-  for (const root of roots) jobs.push(...(await planRoot(db, st, root, summary)));
+  for (const root of roots) jobs.push(...(await planRoot(db, st, root, summary, salvageOf(root.id))));
   // Largest first: one very long transcript cannot be split, so it starts at once while the
   // other cores share the rest.
   jobs.sort((a, b) => b.size - a.size);
@@ -241,7 +253,13 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
         if (next >= batches.length) return;
         const at = next++;
         const group = batches[at]!;
-        ready.set(at, await analyser.analyse(group.map((j) => j.path)));
+        ready.set(
+          at,
+          await analyser.analyse(
+            group.map((j) => j.path),
+            group.map((j) => salvageOf(j.root.id)),
+          ),
+        );
         await drain();
       }
     };
@@ -307,7 +325,7 @@ function statAndFingerprint(path: string): { size: number; mtimeMs: number; fing
  * Walks one root, removes rows of files that are gone, and lists the files that must be read.
  * Yields to the event loop every SLICE_MS, so a server indexing 100,000 files stays responsive.
  */
-async function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSummary): Promise<Job[]> {
+async function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: IndexSummary, salvage: boolean): Promise<Job[]> {
   const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
   await walkDirectoryAsync(root.path, '', walk, SLICE_MS);
   summary.symlinksSkipped += walk.symlinksSkipped;
@@ -358,7 +376,9 @@ async function planRoot(db: Db, st: IndexStatements, root: RootRow, summary: Ind
     }
     // A file "being written" that has been quiet for the quiet period is read again, to fail it.
     const quiet = old?.status === 'in_progress' && Date.now() - mtimeMs > QUIET_PERIOD_MS;
-    if (old && !quiet && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) {
+    // With salvage on, a file that failed before is read again (it may now be salvaged).
+    const retry = quiet || (salvage && old?.status === 'failed');
+    if (old && !retry && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) {
       summary.filesUnchanged++;
       if (old.status === 'failed') summary.filesFailed++;
       if (old.status === 'in_progress') summary.filesInProgress++;
@@ -465,16 +485,45 @@ function writeFile(st: IndexStatements, job: Job, analysis: FileAnalysis, summar
       last_row_at: safeTimestamp(facts.lastTimestamp),
       session_hash: facts.sessionHash,
       sidechain: facts.sidechain ? 1 : 0,
-      assistant_messages: messages.hash.length,
+      assistant_messages: messages.hash.length - messages.synthetic.reduce((n, x) => n + x, 0),
       findings: analysis.findings.length,
     })!.id;
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
-      st.insertDiagnostics.run(fileId, d.version ?? '', d.textRows, d.toolUseRows, JSON.stringify(d.unknownRowTypes), JSON.stringify(d.unknownBlockTypes));
+      st.insertDiagnostics.run(
+        fileId,
+        d.version ?? '',
+        d.textRows,
+        d.toolUseRows,
+        JSON.stringify(d.unknownRowTypes),
+        JSON.stringify(d.unknownBlockTypes),
+        d.compactionSplits,
+        d.callsOpenAtEnd,
+        JSON.stringify(d.rejectedToolInput),
+        JSON.stringify(d.unknownSystemSubtypes),
+      );
+    }
+    const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
+    st.setFileExtras.run(damage === null ? 0 : 1, damage, analysis.terminalReason ?? null, fileId);
+    if (damage !== null) summary.filesSalvaged++;
+    if (analysis.format === 'stream-json') {
+      const reason = analysis.terminalReason ?? 'none';
+      summary.terminalReasons[reason] = (summary.terminalReasons[reason] ?? 0) + 1;
     }
     const cells = new Map<string, number>();
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
-    for (let i = 0; i < messages.hash.length; i++) st.insertMessage.run(fileId, messages.hash[i]!, cellIds[messages.cell[i]!]!, messages.toolUse[i]!);
+    const capture = messages.capture ? 1 : 0;
+    for (let i = 0; i < messages.hash.length; i++) {
+      st.insertMessage.run(
+        fileId,
+        messages.hash[i]!,
+        cellIds[messages.cell[i]!]!,
+        messages.toolUse[i]!,
+        messages.stopKnown[i]!,
+        capture,
+        messages.synthetic[i]!,
+      );
+    }
     for (const f of analysis.findings) {
       st.insertFinding.run({
         file_id: fileId,

@@ -92,3 +92,11 @@ export function useStartScan() {
 }
 
 export { useInvalidateAll };
+
+/** The timeline once its bucket is known (null: wait), so a year-long index is fetched by week, not as 365 days. */
+export const useTimelineIn = (f: FilterQuery, bucket: 'day' | 'week' | null) =>
+  useQuery({
+    queryKey: ['timeline', f, bucket],
+    enabled: bucket !== null,
+    queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket: bucket ?? 'day' })}`),
+  });

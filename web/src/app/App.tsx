@@ -14,6 +14,7 @@ const FindingsPage = lazy(() => import('../pages/FindingsPage').then((m) => ({ d
 const FilesPage = lazy(() => import('../pages/FilesPage').then((m) => ({ default: m.FilesPage })));
 const ComparePage = lazy(() => import('../pages/ComparePage').then((m) => ({ default: m.ComparePage })));
 const EvidencePage = lazy(() => import('../pages/EvidencePage').then((m) => ({ default: m.EvidencePage })));
+const GlossaryPage = lazy(() => import('../pages/GlossaryPage').then((m) => ({ default: m.GlossaryPage })));
 const SourcesPage = lazy(() => import('../pages/SourcesPage').then((m) => ({ default: m.SourcesPage })));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
@@ -27,6 +28,7 @@ const NAV = [
   ['/evidence', 'Evidence'],
   ['/files', 'Files'],
   ['/sources', 'Sources'],
+  ['/glossary', 'Glossary'],
 ] as const;
 
 function Shell() {
@@ -69,6 +71,7 @@ function Shell() {
             <Route path="/evidence" element={<EvidencePage />} />
             <Route path="/files" element={<FilesPage />} />
             <Route path="/sources" element={<SourcesPage />} />
+            <Route path="/glossary" element={<GlossaryPage />} />
             <Route
               path="*"
               element={
