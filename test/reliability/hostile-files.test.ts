@@ -4,9 +4,10 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runScan } from '../../server/cli/scan-command';
 import { analyseFile } from '../../server/detect/analyse-file';
 import { MAX_NESTING_DEPTH } from '../../server/scan/duplicate-keys';
-import { readJsonRows } from '../../server/scan/read-json-rows';
+import { QUIET_PERIOD_MS, readJsonRows } from '../../server/scan/read-json-rows';
 import { type WalkResult, walkDirectory } from '../../server/scan/walk-inputs';
 import { workerAnalyser } from '../../server/store/analysis-pool';
 import { openDatabase } from '../../server/store/database';
@@ -149,6 +150,34 @@ describe('other coded failures', () => {
       addRoot(db, dir);
       const summary = await indexRoots(db, { analyser: 'inline' });
       expect(summary.failures).toEqual([{ root: `case-${n}`, file: 'cut.jsonl', code: 'unfinished_last_line', line: 2 }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('scan and index share one quiet period: the same cut file is in progress, then unfinished_last_line, in both', async () => {
+    const dir = folder();
+    const path = join(dir, 'cut.jsonl');
+    writeFileSync(path, `${assistant('m1')}\n{"type":"assistant","message":{"id":"m2`);
+    const stamp = new Date(Date.now() - 60 * 1000);
+    utimesSync(path, stamp, stamp);
+    const at = stamp.getTime();
+    // Just inside the quiet period, then just past it, on scan's own clock.
+    const fresh = runScan([dir], { now: at + QUIET_PERIOD_MS - 1000 });
+    expect(fresh.summary).toMatchObject({ files_in_progress: 1, files_failed: 0 });
+    expect(fresh.errors).toEqual([]);
+    const quiet = runScan([dir], { now: at + QUIET_PERIOD_MS + 1000 });
+    expect(quiet.summary).toMatchObject({ files_in_progress: 0, files_failed: 1 });
+    expect(quiet.errors).toEqual([{ file: 'cut.jsonl', line: 2, code: 'unfinished_last_line' }]);
+    const db = openDatabase(join(dir, 'idx.db'));
+    try {
+      addRoot(db, dir);
+      expect((await indexRoots(db, { analyser: 'inline' })).filesInProgress).toBe(1);
+      const old = new Date(Date.now() - QUIET_PERIOD_MS - 60 * 1000);
+      utimesSync(path, old, old);
+      expect((await indexRoots(db, { analyser: 'inline' })).failures).toEqual([
+        { root: `case-${n}`, file: 'cut.jsonl', code: 'unfinished_last_line', line: 2 },
+      ]);
     } finally {
       db.close();
     }
