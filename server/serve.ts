@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './app';
@@ -48,6 +48,21 @@ export function hostHeadersFor(host: string, port: number): string[] {
   return [...names].map((h) => h.toLowerCase());
 }
 
+/**
+ * The demo shows a file "being written", which only lasts for the quiet period after its last
+ * change (then it fails as unfinished_last_line); a checkout's mtimes are whenever it was made,
+ * so the demo marks it as just written.
+ */
+function freshenDemoFilesBeingWritten(): void {
+  try {
+    const truth = JSON.parse(readFileSync(join(DEMO_CORPUS, '..', 'truth.json'), 'utf8')) as { in_progress_files?: string[] };
+    const now = new Date();
+    for (const f of truth.in_progress_files ?? []) utimesSync(join(DEMO_CORPUS, f), now, now);
+  } catch {
+    // A demo without its truth file just shows what the index finds.
+  }
+}
+
 /** Opens the database, indexes what was asked, and serves the API and page until closed. */
 export async function startServer(options: ServeOptions) {
   const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -60,6 +75,7 @@ export async function startServer(options: ServeOptions) {
   if (options.demo) {
     // The demo database holds the bundled corpus only (another checkout may have left its own copy).
     removeRootsExcept(db, addRoot(db, DEMO_CORPUS, DEMO_LABEL).id);
+    freshenDemoFilesBeingWritten();
     const s = await indexRoots(db, {});
     log(`Demo corpus indexed (${s.filesSeen} files; generated data, not real sessions).`);
   }
@@ -69,7 +85,7 @@ export async function startServer(options: ServeOptions) {
   const watcher = options.watch !== false && !options.demo ? new RootWatcher(db, scans) : null;
   await watcher?.start();
   if (options.dirs?.length) {
-    const first = indexRoots(db, {});
+    const first = indexRoots(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
     watcher?.holdUntil(first);
     const s = await first;
     log(`Indexed ${s.filesSeen} files (${s.filesFailed} failed, ${s.filesInProgress} being written).`);

@@ -38,3 +38,20 @@ export function utcDay(value: unknown): string | null {
   if (Number.isNaN(ms)) return null;
   return new Date(ms).toISOString().slice(0, 10);
 }
+
+/** ISO-8601 date-time as transcripts write it: date, T, time, optional fraction, then Z or an offset. */
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/;
+const EARLIEST_MS = Date.UTC(2000, 0, 1);
+const LATEST_MS = Date.UTC(2100, 0, 1);
+
+/**
+ * A row's timestamp as it may leave the scanner: an ISO-8601 date-time between 2000 and 2100,
+ * rewritten in one canonical UTC form (YYYY-MM-DDTHH:MM:SS.sssZ), so comparing two as text
+ * compares them as times; null for anything else (free text never passes).
+ */
+export function safeTimestamp(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length > 40 || !ISO_TIMESTAMP.test(value)) return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms) || ms < EARLIEST_MS || ms >= LATEST_MS) return null;
+  return new Date(ms).toISOString();
+}

@@ -3,7 +3,7 @@ import { FINDING_CODES, isFindingCode } from '../../shared/finding-codes';
 import { safeModelId, safeVersion } from '../../shared/metadata-patterns';
 import { getRates } from '../query/get-rates';
 import type { RateFilters } from '../query/rate-filters';
-import { type Db, openDatabase, openDatabaseReadOnly } from '../store/database';
+import { type Db, describeDatabaseError, openDatabase, openDatabaseReadOnly } from '../store/database';
 import { pseudonymSalt } from '../store/pseudonym-salt';
 import { UsageError } from './usage-error';
 
@@ -95,9 +95,10 @@ export function openExistingIndex(path: string, given: boolean): Db {
   try {
     return openDatabaseReadOnly(path);
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_CORRUPT')
-      throw new UsageError(`${which}: not an index database this tool can read`);
+    // One line naming the flag, then what is wrong and what to do (database-errors.ts); never the path.
+    const described = describeDatabaseError(error);
+    if (described?.code === 'corrupt' || described?.code === 'cannot_open' || described?.code === 'future_schema')
+      throw new UsageError(`${which}: not an index database this tool can read (${described.message})`);
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { printable } from '../../shared/printable';
 import type { Db } from '../store/database';
 import { type IndexSummary, indexRoots } from '../store/index-roots';
 import { addRoot } from '../store/roots';
@@ -6,7 +7,13 @@ import { stderrProgress } from './progress-bar';
 /** Adds each folder as a root (validated: an existing folder, not a link) and indexes them. */
 export async function runIndex(db: Db, dirs: readonly string[], options: { salvage?: boolean } = {}): Promise<IndexSummary> {
   const roots = dirs.map((dir) => addRoot(db, dir));
-  return indexRoots(db, { rootIds: roots.map((r) => r.id), onProgress: stderrProgress(), salvage: options.salvage === true });
+  return indexRoots(db, {
+    rootIds: roots.map((r) => r.id),
+    onProgress: stderrProgress(),
+    salvage: options.salvage === true,
+    // Runs on one database take turns: say why nothing moves.
+    onWaiting: (holder) => process.stderr.write(`waiting: ${holder.message.replace(/; try again.*$/, '')}…\n`),
+  });
 }
 
 export function formatIndexSummary(s: IndexSummary): string {
@@ -20,6 +27,9 @@ export function formatIndexSummary(s: IndexSummary): string {
           .map(([k, v]) => `${k} ${v}`)
           .join(', ') || 'none'
       }`,
+      ...s.failures.map(
+        (f) => `  failed: ${s.roots > 1 ? `${printable(f.root)}: ` : ''}${printable(f.file)} (${f.code}${f.line === null ? '' : `, line ${f.line}`})`,
+      ),
       ...(Object.keys(s.terminalReasons).length > 0
         ? [
             `stream-json terminal reasons: ${Object.entries(s.terminalReasons)

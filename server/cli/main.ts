@@ -1,6 +1,8 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { InputError } from '../scan/walk-inputs';
 import { ServeError } from '../serve-error';
+import { describeDatabaseError } from '../store/database-errors';
+import { IndexBusyError } from '../store/index-lock';
 import { RootError } from '../store/roots';
 import { toolVersion } from '../tool-version';
 import { BadReportError } from './bad-report-error';
@@ -25,6 +27,13 @@ async function loadIndex() {
     import('./cli-options'),
   ]);
   return { openDatabase, defaultDbPath, runIndex, formatIndexSummary, ...options };
+}
+
+/** A port, strictly: digits only, 1-65535 ("45031abc" is refused, not read as 45031). */
+function parsePort(value: string): number {
+  const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 1 && port <= 65535)) throw new InvalidArgumentError('the port must be a whole number from 1 to 65535');
+  return port;
 }
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
@@ -155,7 +164,7 @@ program
   .option('--db <file>', `${DB_HELP}; needed to resolve pseudonymized file names`)
   .action(async (reportPath: string, dirs: string[], options: { db?: string }) => {
     const { defaultDbPath, openExistingIndex } = await loadIndex();
-    const { readReport, verifyReport } = await import('./verify-command');
+    const { formatVerifyResult, readReport, verifyReport } = await import('./verify-command');
     const { existsSync } = await import('node:fs');
     let text: string;
     try {
@@ -168,7 +177,7 @@ program
     const db = options.db !== undefined || existsSync(path) ? openExistingIndex(path, options.db !== undefined) : null;
     try {
       const results = verifyReport(text, dirs, db);
-      for (const r of results) process.stdout.write(`${r.status.padEnd(12)} #${r.index + 1} ${r.code} ${r.file ?? '-'}: ${r.reason}\n`);
+      for (const r of results) process.stdout.write(`${formatVerifyResult(r)}\n`);
       const counts: Record<string, number> = {};
       for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
       process.stdout.write(
@@ -199,7 +208,7 @@ program
   .description('Serve the dashboard and its JSON API on http://127.0.0.1:4319 (index the given folders first).')
   .argument('[dir...]', 'folders to add as roots and index before serving')
   .option('--db <file>', DB_HELP)
-  .option('--port <n>', 'port', (v) => Number.parseInt(v, 10), 4319)
+  .option('--port <n>', 'port (1-65535)', parsePort, 4319)
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--allow-remote', 'allow binding a non-loopback address (prints a warning)')
   .option('--demo', 'index the bundled demo corpus into a separate demo database and serve it')
@@ -230,9 +239,13 @@ try {
     error instanceof InputError ||
     error instanceof RootError ||
     error instanceof ServeError ||
-    error instanceof BadReportError
+    error instanceof BadReportError ||
+    error instanceof IndexBusyError
   ) {
     process.stderr.write(`error: ${error.message}\n`);
+  } else if (describeDatabaseError(error)) {
+    // Disk full, a damaged database, one from a newer build…: say which, and what to do.
+    process.stderr.write(`error: ${describeDatabaseError(error)!.message}\n`);
   } else {
     // Unexpected failures are reported by kind only: their messages could quote file contents or paths.
     process.stderr.write(`error: internal failure (${error instanceof Error ? error.name : 'unknown'})\n`);

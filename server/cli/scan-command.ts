@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { printable } from '../../shared/printable';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { analyseFile, type FileAnalysis, type FindingRecord } from '../detect/analyse-file';
 import { walkInputs } from '../scan/walk-inputs';
@@ -19,7 +19,7 @@ export interface ScanReport {
     assistant_messages_checked: number;
     files_scanned: number;
     files_failed: number;
-    /** Files being written: a cut last line in a file modified in the last IN_PROGRESS_WINDOW_MS. */
+    /** Files being written: a cut last line in a file modified less than QUIET_PERIOD_MS (read-json-rows.ts, 10 minutes) ago. */
     files_in_progress: number;
     findings: number;
     symlinks_skipped: number;
@@ -55,27 +55,17 @@ function toReportFinding(name: string, f: FindingRecord): ScanReport['findings']
   };
 }
 
-/** A cut last line is "being written" only in a file modified this recently; older, it is damage. */
-export const IN_PROGRESS_WINDOW_MS = 10 * 60 * 1000;
-
-function modifiedRecently(path: string, now: number): boolean {
-  try {
-    return now - lstatSync(path).mtimeMs < IN_PROGRESS_WINDOW_MS;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * Reads a file as `scan` does: a failure at a cut last line (no \n, not yet a whole value) in a
- * recently modified file is read again the way `index` reads it, which tells a file Claude Code is
- * writing right now (in_progress) from a damaged one. Anything else fails as it always did.
+ * Reads a file as `scan` does: a failure that may be a cut last line (no \n, not yet a whole
+ * value) is read again the way `index` reads it, with the same 10-minute rule (QUIET_PERIOD_MS):
+ * in a file modified less than 10 minutes ago it is being written (in_progress), in a file quiet
+ * for longer it fails as `unfinished_last_line`. Any other failure stays as it was.
  */
 function analyseForScan(path: string, now: number, salvage: boolean): FileAnalysis {
   const analysis = analyseFile(path, { salvage });
-  if (analysis.status !== 'failed' || !['malformed_json', 'invalid_utf8'].includes(analysis.failure.code) || !modifiedRecently(path, now)) return analysis;
-  const again = analyseFile(path, { forIndex: true, salvage });
-  return again.status === 'in_progress' ? again : analysis;
+  if (analysis.status !== 'failed' || !['malformed_json', 'invalid_utf8'].includes(analysis.failure.code)) return analysis;
+  const again = analyseFile(path, { forIndex: true, salvage, now });
+  return again.status === 'in_progress' || (again.status === 'failed' && again.failure.code === 'unfinished_last_line') ? again : analysis;
 }
 
 export interface RunScanOptions {
@@ -207,7 +197,9 @@ export function formatScanTable(report: ScanReport): string {
   return out.join('\n') + '\n';
 }
 
-function table(header: string[], rows: string[][]): string {
+function table(header: string[], anyRows: string[][]): string {
+  // File names (and anything else) are printed escaped: a newline or escape code in a name cannot forge rows.
+  const rows = anyRows.map((r) => r.map(printable));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells

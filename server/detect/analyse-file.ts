@@ -114,6 +114,8 @@ export interface AnalyseOptions {
   forIndex?: boolean;
   /** Read the complete rows of damaged lines instead of failing the file (the user's explicit choice). */
   salvage?: boolean;
+  /** The time a cut last line's quiet period is measured from (default: the clock when the file is read). */
+  now?: number;
 }
 
 export function runDetectors(transcript: TranscriptFile): DetectedFinding[] {
@@ -176,7 +178,7 @@ function messageTable(messages: readonly AssistantMessage[]): MessageTable {
 
 /** A stream capture: replay its events, run the capture detectors, digest each finding's lines. */
 function analyseCapture(path: string, format: 'stream-json' | 'sse', options: AnalyseOptions): FileAnalysis {
-  const scan = scanCapture(path, format, { unfinishedLastLineMeansInProgress: options.forIndex === true });
+  const scan = scanCapture(path, format, { unfinishedLastLineMeansInProgress: options.forIndex === true, now: options.now });
   if (scan.status !== 'ok') return scan;
   const { capture, lineStarts } = scan;
   const blockTypes = (m: CaptureFile['messages'][number]) => [...new Set(m.blocks.map((b) => b.type))];
@@ -253,7 +255,7 @@ function sessionEndFact(transcript: TranscriptFile): SessionEndFact | null {
 export function analyseFile(path: string, options: AnalyseOptions = {}): FileAnalysis {
   const format = detectFormat(path);
   if (format !== 'transcript') return analyseCapture(path, format, options);
-  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: options.forIndex === true, salvage: options.salvage === true });
+  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: options.forIndex === true, salvage: options.salvage === true, now: options.now });
   if (scan.status !== 'ok') return scan;
   const { transcript, lineStarts } = scan;
   let findings: FindingRecord[];

@@ -4,7 +4,8 @@ import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { fileFingerprint } from '../store/file-fingerprint';
-import { DIRTY, dropFileRows, failedRow, type IndexSummary, type Job, markDirty, writeFile } from '../store/index-roots';
+import { acquireIndexLock } from '../store/index-lock';
+import { dropFileRows, failedRow, type IndexSummary, type Job, markChanged, rebuildDenominatorsIfNeeded, writeFile } from '../store/index-roots';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { prepareLiveStatements } from './live-statements';
 
@@ -70,6 +71,17 @@ function statUnderRoot(rootPath: string, relPath: string): { kind: 'file'; stat:
  * The denominators are rebuilt afterwards when anything changed, as a full run does.
  */
 export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable<string>, options: IndexFilesOptions = {}): Promise<FilesUpdate> {
+  // The database's index lock, as a full run takes it: a CLI index of the same database waits for this update
+  // (and this update for it), so their writes never interleave.
+  const lock = await acquireIndexLock(db);
+  try {
+    return await indexFilesLocked(db, root, relPaths, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string>, options: IndexFilesOptions): Promise<FilesUpdate> {
   const st = prepareIndexStatements(db);
   const live = prepareLiveStatements(db);
   const known = new Map(st.filesOfRoot.all(root.id).map((f) => [f.rel_path, f]));
@@ -91,6 +103,8 @@ export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable
     formats: {},
     filesSalvaged: 0,
     terminalReasons: {},
+    failures: [],
+    rootsRemoved: 0,
   };
   const update: FilesUpdate = { filesChanged: 0, filesRemoved: 0, findingsAdded: 0, findingsRemoved: 0, newFindings: [], stillWriting: [] };
   const now = () => new Date().toISOString();
@@ -105,8 +119,8 @@ export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable
       db.transaction(() => {
         dropFileRows(st, old.id);
         st.deleteFile.run(old.id);
-        markDirty(st, summary);
-      })();
+        markChanged(st);
+      }).immediate();
       update.filesRemoved++;
       update.findingsRemoved += old.findings;
       continue;
@@ -124,8 +138,8 @@ export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable
       db.transaction(() => {
         if (old) dropFileRows(st, old.id);
         st.upsertFile.run(failedRow(root.id, relPath, 0, 0, '', 'unreadable', null, now()));
-        markDirty(st, summary);
-      })();
+        markChanged(st);
+      }).immediate();
       update.filesChanged++;
       update.findingsRemoved += old?.findings ?? 0;
       continue;
@@ -148,7 +162,7 @@ export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable
       if (fileId !== undefined && summary.findingsAdded > added) {
         for (const f of live.findingKeysOfFile.all(fileId)) if (!before.has(findingKey(f))) update.newFindings.push({ id: f.id, code: f.code });
       }
-    })();
+    }).immediate();
     update.filesChanged++;
   }
   update.findingsAdded = summary.findingsAdded;
@@ -168,11 +182,6 @@ const findingKey = (f: { code: string; first_line: number; last_line: number; ev
  */
 function rebuildDenominators(db: Db, st: IndexStatements): void {
   db.transaction(() => {
-    if (st.getMeta.get(DIRTY)?.value !== '1') return;
-    st.clearRootCells.run();
-    st.rebuildRootCells.run();
-    st.countAllFindings.run();
-    st.markCountedFindings.run();
-    st.setMeta.run(DIRTY, '0');
-  })();
+    rebuildDenominatorsIfNeeded(st);
+  }).immediate();
 }

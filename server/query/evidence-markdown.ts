@@ -1,5 +1,6 @@
 import type { EvidenceReport } from '../../shared/api-schemas';
 import { NOT_MEASURABLE_TEXT } from '../../shared/finding-codes';
+import { printable } from '../../shared/printable';
 
 /** GitHub refuses an issue or comment over 65,536 characters; the report stays under this. */
 export const MARKDOWN_BUDGET = 60_000;
@@ -11,7 +12,18 @@ export const SAMPLE_SIZE = 20;
 type Row = EvidenceReport['by_version'][number];
 type Finding = EvidenceReport['findings'][number];
 
-const esc = (c: string) => c.replaceAll('|', '\\|');
+/**
+ * A file name as a Markdown table cell: control characters escaped (a newline would end the
+ * row), pipes escaped, in a code span long enough for any backticks inside it.
+ */
+export function markdownName(name: string): string {
+  const text = printable(name).replace(/\|/g, '\\|');
+  const fence = text.includes('`') ? '``' : '`';
+  return `${fence}${fence === '``' ? ' ' : ''}${text}${fence === '``' ? ' ' : ''}${fence}`;
+}
+
+/** Pipes escaped, except those a markdownName already escaped. */
+const esc = (c: string) => c.replace(/(?<!\\)\|/g, '\\|');
 function table(header: string[], rows: string[][]): string {
   return [`| ${header.map(esc).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
 }
@@ -54,7 +66,7 @@ function findingTable(r: EvidenceReport, items: Finding[]): string {
       f.day ?? '–',
       f.version ?? '–',
       f.model ?? '–',
-      ...(r.redaction.files !== 'omit' ? [f.file ? `\`${f.file}\`` : '–'] : []),
+      ...(r.redaction.files !== 'omit' ? [f.file ? markdownName(f.file) : '–'] : []),
       ...(r.redaction.lines === 'keep' ? [f.lines ? (f.lines[0] === f.lines[1] ? String(f.lines[0]) : `${f.lines[0]}–${f.lines[1]}`) : '–'] : []),
       f.block_types.join(', '),
       f.counted ? 'yes' : 'copy',

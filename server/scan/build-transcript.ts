@@ -1,4 +1,4 @@
-import { safeBlockType, safeModelId, safeVersion, utcDay } from '../../shared/metadata-patterns';
+import { safeBlockType, safeModelId, safeTimestamp, safeVersion, utcDay } from '../../shared/metadata-patterns';
 import {
   errorKindOf,
   INTERRUPT_PREFIXES,
@@ -211,9 +211,11 @@ export class TranscriptBuilder {
   addRow(row: unknown, line: number): RowVerdict {
     if (!isObject(row)) return 'invalid_structure';
     const { type, timestamp } = row;
-    if (typeof timestamp === 'string') {
-      this.firstTimestamp ??= timestamp;
-      this.lastTimestamp = timestamp;
+    // Only a pattern-checked, canonical timestamp leaves the scanner (never the raw text).
+    const at = safeTimestamp(timestamp);
+    if (at !== null) {
+      this.firstTimestamp ??= at;
+      this.lastTimestamp = at;
     }
     if (this.sessionId === null && typeof row.sessionId === 'string') this.sessionId = row.sessionId;
     if (this.sidechain === null && typeof row.isSidechain === 'boolean') this.sidechain = row.isSidechain;

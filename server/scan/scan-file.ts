@@ -17,6 +17,10 @@ export interface ScanOptions {
    * as a file still being written rather than a failure. The index uses this; `scan` does not.
    */
   unfinishedLastLineMeansInProgress?: boolean;
+  /** Overrides the quiet period after which a cut last line is a failure (tests). */
+  quietPeriodMs?: number;
+  /** The time the quiet period is measured from (default: the clock when the file is read). */
+  now?: number;
   /**
    * Read the complete rows of damaged lines (two rows on one line, or a torn row before a
    * complete one) instead of failing the file; torn pieces are dropped, and every message a

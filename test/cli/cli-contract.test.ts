@@ -136,7 +136,10 @@ describe('usage errors: exit 2, one line on stderr naming the bad value and the 
     writeFileSync(notDb, 'not a database, long enough to be read as one '.repeat(40));
     const run = runCli(['report', '--db', notDb]);
     expect(run.status).toBe(2);
-    expect(run.stderr).toBe('error: --db: not an index database this tool can read\n');
+    // Merged with the reliability work: the same one line also says what is wrong and what to do.
+    expect(run.stderr).toBe(
+      'error: --db: not an index database this tool can read (the index database is damaged or is not an index database: move it aside (or delete it) and index again)\n',
+    );
   });
 
   it('read-only commands leave the database file as it was', () => {
@@ -218,13 +221,14 @@ describe('scan over a file being written', () => {
     expect(run.stdout + run.stderr + table.stdout + table.stderr).not.toContain('INPROGRESSCANARY');
   });
 
-  it('a cut last line in a file untouched for a day is damage: malformed_json, exit 2', () => {
+  // Merged with the reliability work: scan and index share one 10-minute rule, and an old cut line is unfinished_last_line in both.
+  it('a cut last line in a file untouched for a day will never be completed: unfinished_last_line, exit 2', () => {
     const old = new Date(Date.now() - 24 * 3600 * 1000);
     utimesSync(file, old, old);
     const run = runCli(['scan', '--json', dir]);
     const report = JSON.parse(run.stdout) as ScanReport;
     expect(report.summary.files_in_progress).toBe(0);
-    expect(report.errors).toEqual([{ file: 'session.jsonl', line: expect.any(Number), code: 'malformed_json' }]);
+    expect(report.errors).toEqual([{ file: 'session.jsonl', line: expect.any(Number), code: 'unfinished_last_line' }]);
     expect(run.status).toBe(2);
   });
 });

@@ -28,13 +28,15 @@ describe('fail closed: every error code has a fixture with a located failure', (
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-unreadable-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('reports unreadable when the file vanished or is not a regular file', () => {
+  it('reports unreadable when the file vanished, not_regular_file when it is not a regular file', () => {
     expect(analyseFile(join(tmp, 'gone.jsonl'))).toMatchObject({ status: 'failed', failure: { code: 'unreadable', line: null } });
-    expect(analyseFile(tmp)).toMatchObject({ status: 'failed', failure: { code: 'unreadable', line: null } });
+    expect(analyseFile(tmp)).toMatchObject({ status: 'failed', failure: { code: 'not_regular_file', line: null } });
   });
 
   it('covers every declared error code', () => {
-    const covered = ['malformed_json', 'concatenated_rows', 'duplicate_key', 'invalid_utf8', 'invalid_structure', 'unreadable'];
+    const covered = ['malformed_json', 'concatenated_rows', 'duplicate_key', 'invalid_utf8', 'invalid_structure', 'unreadable', 'not_regular_file'];
+    // Covered by test/reliability/hostile-files.test.ts (each needs a file built at run time).
+    covered.push('path_changed', 'nesting_too_deep', 'line_too_long', 'unfinished_last_line', 'unsupported_file_name');
     expect([...SCAN_ERROR_CODES].sort()).toEqual(covered.sort());
   });
 

@@ -139,6 +139,18 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
       }),
     ) + '\n',
   );
+  // Timestamps that are not ISO-8601 date-times (the canary in, around or instead of one): the
+  // file is fine, and its first/last row times must come out null, never the text.
+  writeFileSync(
+    join(project, 'timestamps.jsonl'),
+    [
+      { type: 'summary', summary: 's', timestamp: `2026-05-29T10:00:00Z ${c}` },
+      { type: 'summary', summary: 's', timestamp: `${c}2026-05-29T10:00:00Z` },
+      { type: 'summary', summary: 's', timestamp: c.repeat(1000) },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
   // What real transcripts hold (issues 12 and 21): unparseable tool input (the canary in raw, in a string len, in the
   // tool name and beside the key), refusals of every kind quoting the canary, compaction, a call open at the end.
   const kinds = [
