@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { errorBody } from '../shared/api-errors';
 import { analysisRoutes } from './routes/analysis';
 import { exportRoutes } from './routes/export';
@@ -12,12 +12,14 @@ import { findingRoutes } from './routes/findings';
 import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
 import { rateRoutes } from './routes/rates';
-import { requestGuard } from './routes/request-guard';
+import { allowedHost, requestGuard, SECURITY_HEADERS } from './routes/request-guard';
 import { responseCache } from './routes/response-cache';
 import { rootRoutes } from './routes/roots';
 import { scanRoutes } from './routes/scans';
+import { sessionEndRoutes } from './routes/session-ends';
 import type { App, RouteContext } from './routes/types';
-import type { Db } from './store/database';
+import { type Db, describeDatabaseError } from './store/database';
+import { IndexBusyError } from './store/index-lock';
 import { RootError } from './store/roots';
 import { ScanRunner } from './store/scan-runner';
 
@@ -41,7 +43,45 @@ const TOKEN_META = '<meta name="tcf-token" content="">';
 
 /** Builds the API and page server without listening: tests call `app.inject`. */
 export async function buildApp(options: AppOptions): Promise<App> {
-  const app = Fastify({ logger: false, bodyLimit: 16 * 1024, ajv: { customOptions: { removeAdditional: false } } }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 16 * 1024,
+    ajv: { customOptions: { removeAdditional: false } },
+    // Errors raised before routing (a URL that cannot be decoded…) get our shape and headers,
+    // never the URL back, and a forged Host still gets its 403.
+    frameworkErrors: (error, request, anyReply) => {
+      const reply = anyReply as unknown as FastifyReply;
+      reply.headers(SECURITY_HEADERS);
+      if (!allowedHost(options.allowedHosts, request.headers.host)) {
+        return reply.status(403).send(errorBody(403, 'forbidden_host', 'this server only answers to its own loopback address'));
+      }
+      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      return reply.status(status).send(errorBody(status, 'bad_request', 'the request could not be parsed'));
+    },
+    // Refused by Node's HTTP parser (headers too large: 431, garbage): answered in the same shape.
+    clientErrorHandler: (error: Error & { code?: string }, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const body = JSON.stringify(
+        errorBody(
+          status,
+          status === 431 ? 'headers_too_large' : status === 408 ? 'request_timeout' : 'bad_request',
+          status === 431 ? 'the request headers are too large' : 'the request could not be parsed',
+        ),
+      );
+      const headers = Object.entries({
+        ...SECURITY_HEADERS,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        connection: 'close',
+      })
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\r\n');
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n${headers}\r\n\r\n${body}`,
+      );
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
   // Every route, for the README check (test/docs) and nothing else.
   const routes: string[] = [];
   app.addHook('onRoute', (route) => {
@@ -84,19 +124,31 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string; validation?: unknown }, _request, reply) => {
     if (error instanceof HttpError) return reply.status(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
     if (error instanceof RootError) return reply.status(400).send(errorBody(400, error.problem, error.message));
+    if (error instanceof IndexBusyError) return reply.status(409).send(errorBody(409, error.code, error.message));
     if (error.validation) return reply.status(400).send(errorBody(400, 'invalid_request', error.message));
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status < 500) return reply.status(status).send(errorBody(status, error.code?.toLowerCase() ?? 'bad_request', error.message));
-    // 5xx hide internals: the message could hold a path or worse.
+    // 5xx hide internals: the message could hold a path or worse. A database the owner can
+    // act on (disk full, damaged) is named, without its path.
+    const known = describeDatabaseError(error);
+    if (known) {
+      process.stderr.write(`database error (${known.code})\n`);
+      return reply.status(503).send(errorBody(503, known.code, known.message));
+    }
     process.stderr.write(`internal error (${error.name})\n`);
     return reply.status(500).send(errorBody(500, 'internal', 'internal error'));
   });
 
   const cache = responseCache(options.db, {
-    cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare)(\?|$)/.test(url),
+    cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare|session-ends)(\?|$)/.test(url),
   });
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
+  // API data can change with any index run: never stored by the browser or a proxy.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   healthRoutes(app, ctx);
   rootRoutes(app, ctx);
@@ -105,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   findingRoutes(app, ctx);
   analysisRoutes(app, ctx);
   exportRoutes(app, ctx);
+  sessionEndRoutes(app, ctx);
 
   const webRoot = options.webRoot ?? null;
   const indexHtml =

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './app';
+import { RootWatcher } from './live/watch-roots';
 import { projectRoot } from './project-root';
 import { ServeError } from './serve-error';
 import { openDatabase } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
 import { indexRoots } from './store/index-roots';
 import { addRoot, removeRootsExcept } from './store/roots';
+import { ScanRunner } from './store/scan-runner';
 import { toolVersion } from './tool-version';
 
 export { ServeError, toolVersion };
@@ -30,6 +32,8 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** Least time between two scan progress events (default 100 ms). */
   progressIntervalMs?: number;
+  /** Follow every root's folder and re-index changed files as they are written (default true; `--no-watch`). */
+  watch?: boolean;
 }
 
 export function isLoopback(host: string): boolean {
@@ -44,6 +48,21 @@ export function hostHeadersFor(host: string, port: number): string[] {
   return [...names].map((h) => h.toLowerCase());
 }
 
+/**
+ * The demo shows a file "being written", which only lasts for the quiet period after its last
+ * change (then it fails as unfinished_last_line); a checkout's mtimes are whenever it was made,
+ * so the demo marks it as just written.
+ */
+function freshenDemoFilesBeingWritten(): void {
+  try {
+    const truth = JSON.parse(readFileSync(join(DEMO_CORPUS, '..', 'truth.json'), 'utf8')) as { in_progress_files?: string[] };
+    const now = new Date();
+    for (const f of truth.in_progress_files ?? []) utimesSync(join(DEMO_CORPUS, f), now, now);
+  } catch {
+    // A demo without its truth file just shows what the index finds.
+  }
+}
+
 /** Opens the database, indexes what was asked, and serves the API and page until closed. */
 export async function startServer(options: ServeOptions) {
   const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
@@ -56,12 +75,19 @@ export async function startServer(options: ServeOptions) {
   if (options.demo) {
     // The demo database holds the bundled corpus only (another checkout may have left its own copy).
     removeRootsExcept(db, addRoot(db, DEMO_CORPUS, DEMO_LABEL).id);
+    freshenDemoFilesBeingWritten();
     const s = await indexRoots(db, {});
     log(`Demo corpus indexed (${s.filesSeen} files; generated data, not real sessions).`);
   }
   for (const dir of options.dirs ?? []) addRoot(db, dir);
+  const scans = new ScanRunner(db, 'auto', options.progressIntervalMs);
+  // Watching starts before the first index, so nothing written meanwhile is missed; it indexes once that ends.
+  const watcher = options.watch !== false && !options.demo ? new RootWatcher(db, scans) : null;
+  await watcher?.start();
   if (options.dirs?.length) {
-    const s = await indexRoots(db, {});
+    const first = indexRoots(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
+    watcher?.holdUntil(first);
+    const s = await first;
     log(`Indexed ${s.filesSeen} files (${s.filesFailed} failed, ${s.filesInProgress} being written).`);
   }
   const token = randomBytes(24).toString('base64url');
@@ -75,7 +101,18 @@ export async function startServer(options: ServeOptions) {
     demo: options.demo ?? false,
     toolVersion: toolVersion(),
     progressIntervalMs: options.progressIntervalMs,
+    scans,
   });
+  if (watcher) {
+    // A folder added or removed on the page is watched, or no longer, at once.
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.url.startsWith('/api/roots') && reply.statusCode < 300) await watcher.syncRoots();
+    });
+    watcher.on('watch-error', (label: string, code: string) =>
+      log(`Watching folder "${label}" failed (${code}): press Scan on the page to index its changes.`),
+    );
+    log('Watching your folders for changes (--no-watch to turn off).');
+  }
   await app.listen({ host, port: options.port ?? 4319 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 4319);
@@ -84,8 +121,9 @@ export async function startServer(options: ServeOptions) {
   log(`Dashboard: ${url}${options.demo ? '  (demo data)' : ''}`);
   log(`API token for POST/DELETE from scripts (header x-tcf-token): ${token}`);
   const close = async () => {
+    await watcher?.close();
     await app.close();
     db.close();
   };
-  return { app, url, port, token, close };
+  return { app, url, port, token, close, watcher };
 }

@@ -56,6 +56,10 @@ export const RateRow = Type.Object({
   stop_known_messages: Type.Integer(),
   /** Messages read from stream captures. */
   capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. Always sent. */
+  synthetic_messages: Type.Optional(Type.Integer()),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. Always sent. */
+  stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
   codes: Type.Array(CodeRate),
 });
 export type RateRow = Static<typeof RateRow>;
@@ -122,8 +126,14 @@ export const SummaryResponse = Type.Object({
   files_in_progress: Type.Integer(),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
   stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
   capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. */
+  synthetic_messages: Type.Integer(),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. */
+  stop_reason_coverage: Nullable(Type.Number()),
   codes: Type.Array(CodeRate),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
@@ -154,8 +164,14 @@ export const VersionModelRow = Type.Object({
   model: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
   stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
   capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. Always sent. */
+  synthetic_messages: Type.Optional(Type.Integer()),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. Always sent. */
+  stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
   codes: Type.Array(CodeRate),
 });
 export type VersionModelRow = Static<typeof VersionModelRow>;
@@ -174,6 +190,8 @@ export type FindingsQuery = Static<typeof FindingsQuery>;
 
 export const Finding = Type.Object({
   id: Type.Integer(),
+  /** Stable reference (survives re-indexing an unchanged file): `<first line>-<16 hex of SHA-256(root id, file, code, first line)>`. */
+  ref: Type.String(),
   code: Type.String(),
   root_id: Type.Integer(),
   root: Type.String(),
@@ -219,10 +237,18 @@ export type FileProblem = Static<typeof FileProblem>;
 export const FilesResponse = Type.Object({ items: Type.Array(FileProblem) });
 export type FilesResponse = Static<typeof FilesResponse>;
 
+/** One side of a test or comparison for one code, over the code's own opportunities (names as in CodeRate). */
 export const SideFigures = Type.Object({
   count: Type.Integer(),
+  /** What the code's rate is measured over (FINDING_OPPORTUNITY). */
+  opportunity: Type.String(),
+  opportunities: Type.Integer(),
+  /** Findings per 1,000 opportunities with a 95% Wilson interval; null when not measurable. */
+  per_1000_opportunities: Nullable(Interval),
+  /** Why there is no rate on this side (a NOT_MEASURABLE_REASON code); null when there is one. */
+  not_measurable: Nullable(Type.String()),
   tool_use_turns: Type.Integer(),
-  /** Findings per 1,000 tool-use turns with a 95% Wilson interval. */
+  /** Findings per 1,000 tool-use turns (the older figure, kept beside the code's own rate). */
   per_1000_tool_use_turns: Nullable(Interval),
 });
 export type SideFigures = Static<typeof SideFigures>;
@@ -232,7 +258,14 @@ export const RegressionVerdict = Type.Object({
   /** null: every model together. */
   model: Nullable(Type.String()),
   dimension: Type.Union([Type.Literal('version'), Type.Literal('day')]),
-  status: Type.Union([Type.Literal('regression'), Type.Literal('no_regression'), Type.Literal('insufficient_data')]),
+  /** not_measurable: the code has no opportunities in any version (or day) in scope. */
+  status: Type.Union([Type.Literal('regression'), Type.Literal('no_regression'), Type.Literal('insufficient_data'), Type.Literal('not_measurable')]),
+  /** What the code's rate is measured over (FINDING_OPPORTUNITY). */
+  opportunity: Type.String(),
+  /** With status not_measurable: why (a NOT_MEASURABLE_REASON code); otherwise null. */
+  not_measurable: Nullable(Type.String()),
+  /** Versions (or days) left out of the test because the code had no opportunities there. */
+  not_measurable_keys: Type.Array(Type.String()),
   last_good: Nullable(Type.String()),
   first_bad: Nullable(Type.String()),
   /** Pooled figures up to the last good version (or before the change day). */
@@ -248,11 +281,65 @@ export const RegressionVerdict = Type.Object({
 });
 export type RegressionVerdict = Static<typeof RegressionVerdict>;
 
+/** One side of a verdict card for one code: findings (capped per session) over the code's own opportunities. */
+export const CardSide = Type.Object({
+  /** Findings counted, at most `session_cap` per session (file) and version or day. */
+  count: Type.Integer(),
+  /** Findings before the cap. */
+  events: Type.Integer(),
+  /** Sessions (files) holding at least one. */
+  sessions: Type.Integer(),
+  /** The code's own opportunities (FINDING_OPPORTUNITY). */
+  opportunities: Type.Integer(),
+  per_1000_opportunities: Nullable(Interval),
+});
+export type CardSide = Static<typeof CardSide>;
+
+export const CardCode = Type.Object({
+  code: Type.String(),
+  opportunity: Type.String(),
+  before: CardSide,
+  after: CardSide,
+  /** Rate after over rate before (Katz log interval; 0.5 added to every cell when a count is 0). */
+  rate_ratio: Nullable(Type.Object({ ratio: Type.Number(), low: Type.Number(), high: Type.Number(), corrected: Type.Boolean() })),
+  p_value: Nullable(Type.Number()),
+  threshold: Nullable(Type.Number()),
+  tests: Type.Integer(),
+});
+export type CardCode = Static<typeof CardCode>;
+
+/**
+ * One change point: the codes that step up at the same version (or day) grouped into one story,
+ * or one code with findings where there is not enough data to test.
+ */
+export const VerdictCard = Type.Object({
+  id: Type.String(),
+  dimension: Type.Union([Type.Literal('version'), Type.Literal('day')]),
+  strength: Type.Union([Type.Literal('strong'), Type.Literal('suggestive'), Type.Literal('insufficient')]),
+  /** Plain words: "strong evidence", "suggestive", "not enough data: needs ~N more tool-use turns on X". */
+  strength_text: Type.String(),
+  last_good: Nullable(Type.String()),
+  first_bad: Nullable(Type.String()),
+  codes: Type.Array(CardCode),
+  /** The test and its correction, for the one-click details. */
+  test: Type.String(),
+});
+export type VerdictCard = Static<typeof VerdictCard>;
+
 export const RegressionsResponse = Type.Object({
   method: Type.String(),
   alpha: Type.Number(),
+  /** Least opportunities a version, or either side of a day split, needs to be tested. */
+  min_opportunities: Type.Integer(),
+  /** The same number under its older name. */
   min_tool_use_turns: Type.Integer(),
   verdicts: Type.Array(RegressionVerdict),
+  /** Verdict cards, strongest first (the page's first thing). */
+  cards: Type.Array(VerdictCard),
+  /** At most one per dimension: why nothing can be said, when no card names a change. */
+  no_claim: Type.Object({ version: Nullable(Type.String()), day: Nullable(Type.String()) }),
+  /** Most findings one session may contribute per code and version or day. */
+  session_cap: Type.Integer(),
 });
 export type RegressionsResponse = Static<typeof RegressionsResponse>;
 
@@ -280,6 +367,17 @@ export const CompareSide = Type.Object({
   to: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
+  stop_known_messages: Type.Integer(),
+  /** Messages read from stream captures. */
+  capture_messages: Type.Integer(),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. */
+  synthetic_messages: Type.Integer(),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. */
+  stop_reason_coverage: Nullable(Type.Number()),
+  /** Coverage: the first and last day with messages on this side. */
+  first_day: Type.Optional(Nullable(Type.String())),
+  last_day: Type.Optional(Nullable(Type.String())),
 });
 
 export const CompareResponse = Type.Object({
@@ -291,17 +389,19 @@ export const CompareResponse = Type.Object({
       code: Type.String(),
       a: SideFigures,
       b: SideFigures,
-      /** Rate of b over rate of a, with a 95% interval (Katz log method; 0.5 added to every cell when a count is 0). */
+      /** Rate of b over rate of a (each over the code's opportunities), with a 95% interval (Katz log method; 0.5 added to every cell when a count is 0); null when a side is not measurable. */
       rate_ratio: Nullable(Type.Object({ ratio: Type.Number(), low: Type.Number(), high: Type.Number(), corrected: Type.Boolean() })),
-      /** Two-sided Fisher exact test on findings against tool-use turns without one. */
+      /** Two-sided Fisher exact test on findings against the code's opportunities without one; null when a side is not measurable. */
       p_value: Nullable(Type.Number()),
+      /** True when neither side has a finding of the code: no ratio, no p-value. */
+      no_findings: Type.Optional(Type.Boolean()),
     }),
   ),
 });
 export type CompareResponse = Static<typeof CompareResponse>;
 
 export const RedactionQuery = Type.Object({
-  files: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')])),
+  files: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('keep-session'), Type.Literal('pseudonymize'), Type.Literal('omit')])),
   lines: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
   digests: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('omit')])),
   models: Type.Optional(Type.Union([Type.Literal('keep'), Type.Literal('generalize')])),
@@ -316,15 +416,34 @@ export const ExportQuery = Type.Object({
 });
 export type ExportQuery = Static<typeof ExportQuery>;
 
-const ReportRateRow = Type.Object({
+export const ReportRateRow = Type.Object({
   key: Nullable(Type.String()),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
-  codes: Type.Array(SideFiguresWithCode()),
+  /** Messages with a recorded stop reason: coverage is this over assistant_messages (optional in older reports). */
+  stop_known_messages: Type.Optional(Type.Integer()),
+  /** Messages read from stream captures. */
+  capture_messages: Type.Optional(Type.Integer()),
+  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. */
+  synthetic_messages: Type.Optional(Type.Integer()),
+  /** stop_known_messages / assistant_messages (0–1); null without messages. */
+  stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
+  codes: Type.Array(ReportCodeRate()),
 });
+export type ReportRateRow = Static<typeof ReportRateRow>;
 
-function SideFiguresWithCode() {
-  return Type.Object({ code: Type.String(), count: Type.Integer(), per_1000_tool_use_turns: Nullable(Interval) });
+/** A code's figures in a report row: its rate over its own opportunities (as in CodeRate), or why it has none. */
+function ReportCodeRate() {
+  return Type.Object({
+    code: Type.String(),
+    count: Type.Integer(),
+    per_1000_tool_use_turns: Nullable(Interval),
+    /** The rate over the code's own opportunities (optional: reports before these fields lack them). */
+    opportunity: Type.Optional(Type.String()),
+    opportunities: Type.Optional(Type.Integer()),
+    per_1000_opportunities: Type.Optional(Nullable(Interval)),
+    not_measurable: Type.Optional(Nullable(Type.String())),
+  });
 }
 
 /** The evidence report (`report_format` 1). Documented field by field in the README; stable across releases of the same format. */
@@ -333,8 +452,13 @@ export const EvidenceReport = Type.Object({
   tool: Type.Object({ name: Type.Literal('tool-call-forensics'), version: Type.String() }),
   detector_definitions_version: Type.Integer(),
   generated_at: Type.String(),
+  /** Built from the bundled demo corpus, not real sessions. */
+  demo: Type.Optional(Type.Boolean()),
+  /** A suggested issue title, and a headline of one to three sentences (what, how often, since which version, how sure). */
+  title: Type.Optional(Type.String()),
+  headline: Type.Optional(Type.String()),
   redaction: Type.Object({
-    files: Type.Union([Type.Literal('keep'), Type.Literal('pseudonymize'), Type.Literal('omit')]),
+    files: Type.Union([Type.Literal('keep'), Type.Literal('keep-session'), Type.Literal('pseudonymize'), Type.Literal('omit')]),
     lines: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
     digests: Type.Union([Type.Literal('keep'), Type.Literal('omit')]),
     models: Type.Union([Type.Literal('keep'), Type.Literal('generalize')]),
@@ -349,7 +473,18 @@ export const EvidenceReport = Type.Object({
     tool_use_turns: Type.Integer(),
     first_day: Nullable(Type.String()),
     last_day: Nullable(Type.String()),
+    /** Messages with a recorded stop reason (coverage is this over assistant_messages), capture and harness-written
+     * messages, versions and models seen (optional: reports made before these fields lack them). */
+    stop_known_messages: Type.Optional(Type.Integer()),
+    capture_messages: Type.Optional(Type.Integer()),
+    synthetic_messages: Type.Optional(Type.Integer()),
+    versions: Type.Optional(Type.Array(Type.String())),
+    models: Type.Optional(Type.Array(Type.String())),
   }),
+  /** Per week (Monday) figures; the Markdown folds the daily series to these. */
+  by_week: Type.Optional(Type.Array(ReportRateRow)),
+  /** Names in this report that are derived from home paths (Claude Code project folders), when any. */
+  warnings: Type.Optional(Type.Array(Type.String())),
   definitions: Type.Array(Type.Object({ code: Type.String(), definition: Type.String() })),
   by_version: Type.Array(ReportRateRow),
   by_day: Type.Array(ReportRateRow),
@@ -388,3 +523,86 @@ export type VersionDiagnostic = Static<typeof VersionDiagnostic>;
 
 export const DiagnosticsResponse = Type.Object({ versions: Type.Array(VersionDiagnostic) });
 export type DiagnosticsResponse = Static<typeof DiagnosticsResponse>;
+
+export const FindingRefPattern = '^[0-9]{1,9}-[0-9a-f]{16}$';
+export const FindingRefParams = Type.Object({ ref: Type.String({ pattern: FindingRefPattern }) });
+export const FindingDetailQuery = Type.Object({
+  /** Rows shown before and after the finding's lines (default 15). */
+  context: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+});
+export type FindingDetailQuery = Static<typeof FindingDetailQuery>;
+
+/** One row around a finding: only what server/scan/row-metadata.ts lets out. */
+export const StripRow = Type.Object({
+  line: Type.Integer(),
+  type: Type.String({ pattern: '^[a-z-]{1,40}$' }),
+  role: Nullable(Type.Union([Type.Literal('user'), Type.Literal('assistant')])),
+  blocks: Type.Array(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  stop_reason: Nullable(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  is_error: Type.Boolean(),
+  synthetic: Nullable(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  sub_kind: Nullable(Type.String({ pattern: '^[a-z_]{1,40}$' })),
+  seconds_since_previous: Nullable(Type.Number()),
+  output_tokens: Nullable(Type.Integer()),
+  at_max_tokens: Type.Boolean(),
+  sidechain: Type.Boolean(),
+  tool_calls: Type.Array(Type.Object({ tool: Type.String({ pattern: '^(mcp|other|[A-Z][A-Za-z]{1,30})$' }), empty_input: Type.Boolean() })),
+  /** The row is one of the finding's source lines. */
+  in_finding: Type.Boolean(),
+});
+export type StripRow = Static<typeof StripRow>;
+
+export const FindingLink = Type.Object({ ref: Type.String(), code: Type.String(), lines: Type.Tuple([Type.Integer(), Type.Integer()]), file: Type.String() });
+export type FindingLink = Static<typeof FindingLink>;
+
+export const FindingDetail = Type.Object({
+  finding: Finding,
+  session_hash: Nullable(Type.String()),
+  strip: Type.Object({
+    /** ok; changed: the file's bytes at the finding's lines differ from the indexed digest; unreadable: the file cannot be opened. */
+    status: Type.Union([Type.Literal('ok'), Type.Literal('changed'), Type.Literal('unreadable')]),
+    message: Type.String(),
+    context: Type.Integer(),
+    from: Type.Integer(),
+    to: Type.Integer(),
+    rows: Type.Array(StripRow),
+  }),
+  /** Findings that belong together with this one (same message, or shared source lines), both ways. */
+  chain: Type.Array(FindingLink),
+  /** The session's other findings (files sharing its session hash). */
+  session: Type.Array(FindingLink),
+  /** For the owner's page only (never in an export): a command showing these lines, run in the folder they added. */
+  local_command: Type.String(),
+});
+export type FindingDetail = Static<typeof FindingDetail>;
+
+export const SessionParams = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{16}$' }) });
+
+export const SessionMark = Type.Object({
+  line: Type.Integer(),
+  kind: Type.Union([Type.Literal('compaction'), Type.Literal('error'), Type.Literal('interrupt'), Type.Literal('api_error'), Type.Literal('retry_nudge')]),
+});
+
+export const SessionFile = Type.Object({
+  file: Type.String(),
+  sidechain: Type.Boolean(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unreadable')]),
+  rows: Type.Integer(),
+  turns: Type.Integer(),
+  calls: Type.Integer(),
+  errors: Type.Integer(),
+  compactions: Type.Integer(),
+  /** Seconds from the first to the last timestamped row; null when unknown. */
+  duration_seconds: Nullable(Type.Number()),
+  marks: Type.Array(SessionMark),
+  findings: Type.Array(FindingLink),
+});
+
+export const SessionResponse = Type.Object({
+  session_hash: Type.String(),
+  first_day: Nullable(Type.String()),
+  last_day: Nullable(Type.String()),
+  files: Type.Array(SessionFile),
+  totals: Type.Object({ turns: Type.Integer(), calls: Type.Integer(), errors: Type.Integer(), compactions: Type.Integer(), findings: Type.Integer() }),
+});
+export type SessionResponse = Static<typeof SessionResponse>;

@@ -2,14 +2,36 @@
  * Per-file error codes. A file with any of these contributes no findings and no counts:
  * the scanner fails closed, and every failure reaches the user as a code and a line.
  */
-export const SCAN_ERROR_CODES = ['invalid_utf8', 'malformed_json', 'duplicate_key', 'unreadable', 'invalid_structure'] as const;
+export const SCAN_ERROR_CODES = [
+  'invalid_utf8',
+  'malformed_json',
+  'concatenated_rows',
+  'duplicate_key',
+  'unreadable',
+  'invalid_structure',
+  'not_regular_file',
+  'path_changed',
+  'nesting_too_deep',
+  'line_too_long',
+  'unfinished_last_line',
+  'unsupported_file_name',
+] as const;
 
 export type ScanErrorCode = (typeof SCAN_ERROR_CODES)[number];
 
 export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
   invalid_utf8: 'The line is not valid UTF-8.',
-  malformed_json: 'The line is not exactly one JSON value.',
+  malformed_json: 'The line is not exactly one JSON value (for example a row torn mid-string, with or without the next row after it).',
+  concatenated_rows:
+    'The line holds two or more complete rows with no newline between them: a Claude Code writer bug after an unclean shutdown (the resumed session appended its first row to the last one). Reported at the line of the junction; with salvage, the rows are read.',
   duplicate_key: 'An object in the row (at any depth) has the same key twice.',
   unreadable: 'The file or folder could not be opened or read.',
   invalid_structure: 'A row a detector relies on (assistant or user row, or a row that is not a JSON object) does not have the shape the detectors need.',
+  not_regular_file: 'The entry is named like a transcript but is not a regular file (a FIFO, socket or device): it was not opened for reading.',
+  path_changed: 'The path led somewhere else while it was opened (a folder swapped for a symbolic link): nothing was read from it.',
+  nesting_too_deep: 'The row nests arrays or objects deeper than the fixed limit (512 levels).',
+  line_too_long: 'The line is longer than the fixed limit (256 MiB).',
+  unfinished_last_line:
+    'The last line has no newline and no valid value, and the file has not been modified for 10 minutes (the quiet period scan and index share): it will not be completed.',
+  unsupported_file_name: 'The file name is not valid UTF-8: it is listed with its bytes escaped (\\xNN), never read.',
 };

@@ -1,25 +1,42 @@
+import { printable } from '../../shared/printable';
 import type { Db } from '../store/database';
 import { type IndexSummary, indexRoots } from '../store/index-roots';
 import { addRoot } from '../store/roots';
 import { stderrProgress } from './progress-bar';
 
 /** Adds each folder as a root (validated: an existing folder, not a link) and indexes them. */
-export async function runIndex(db: Db, dirs: readonly string[]): Promise<IndexSummary> {
+export async function runIndex(db: Db, dirs: readonly string[], options: { salvage?: boolean } = {}): Promise<IndexSummary> {
   const roots = dirs.map((dir) => addRoot(db, dir));
-  return indexRoots(db, { rootIds: roots.map((r) => r.id), onProgress: stderrProgress() });
+  return indexRoots(db, {
+    rootIds: roots.map((r) => r.id),
+    onProgress: stderrProgress(),
+    salvage: options.salvage === true,
+    // Runs on one database take turns: say why nothing moves.
+    onWaiting: (holder) => process.stderr.write(`waiting: ${holder.message.replace(/; try again.*$/, '')}…\n`),
+  });
 }
 
 export function formatIndexSummary(s: IndexSummary): string {
   return (
     [
       `roots: ${s.roots}; files seen: ${s.filesSeen} (${s.filesChanged} read, ${s.filesUnchanged} unchanged, ${s.filesRemoved} removed)`,
-      `failed: ${s.filesFailed}; still being written: ${s.filesInProgress}; symbolic links skipped: ${s.symlinksSkipped}`,
+      `failed: ${s.filesFailed}; still being written: ${s.filesInProgress}; salvaged: ${s.filesSalvaged}; symbolic links skipped: ${s.symlinksSkipped}`,
       `read ${(s.bytesRead / 1e6).toFixed(1)} MB in ${(s.durationMs / 1000).toFixed(2)} s; findings added: ${s.findingsAdded}, removed: ${s.findingsRemoved}`,
       `formats read: ${
         Object.entries(s.formats)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ') || 'none'
       }`,
+      ...s.failures.map(
+        (f) => `  failed: ${s.roots > 1 ? `${printable(f.root)}: ` : ''}${printable(f.file)} (${f.code}${f.line === null ? '' : `, line ${f.line}`})`,
+      ),
+      ...(Object.keys(s.terminalReasons).length > 0
+        ? [
+            `stream-json terminal reasons: ${Object.entries(s.terminalReasons)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(', ')}`,
+          ]
+        : []),
     ].join('\n') + '\n'
   );
 }

@@ -1,19 +1,40 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { InputError } from '../scan/walk-inputs';
 import { ServeError } from '../serve-error';
+import { describeDatabaseError } from '../store/database-errors';
+import { IndexBusyError } from '../store/index-lock';
 import { RootError } from '../store/roots';
+import { toolVersion } from '../tool-version';
 import { BadReportError } from './bad-report-error';
+import type { FilterOptions } from './cli-options';
 import { addTeamCommands } from './team-commands';
+import { UsageError } from './usage-error';
+
+// A reader that stops early (`| head`) closes our stdout: that ends the command, quietly and
+// successfully, as it does for any Unix tool (Node ignores SIGPIPE, so it arrives as EPIPE).
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`error: cannot write the output (${error.code ?? 'unknown'})\n`);
+  process.exit(2);
+});
 
 // Each command imports what it needs when it runs, so `scan` does not pay for the server's
 // modules and `--help` answers at once.
 async function loadIndex() {
-  const [{ openDatabase }, { defaultDbPath }, { runIndex, formatIndexSummary }] = await Promise.all([
+  const [{ openDatabase }, { defaultDbPath }, { runIndex, formatIndexSummary }, options] = await Promise.all([
     import('../store/database'),
     import('../store/default-db-path'),
     import('./index-command'),
+    import('./cli-options'),
   ]);
-  return { openDatabase, defaultDbPath, runIndex, formatIndexSummary };
+  return { openDatabase, defaultDbPath, runIndex, formatIndexSummary, ...options };
+}
+
+/** A port, strictly: digits only, 1-65535 ("45031abc" is refused, not read as 45031). */
+function parsePort(value: string): number {
+  const port = /^[0-9]{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 1 && port <= 65535)) throw new InvalidArgumentError('the port must be a whole number from 1 to 65535');
+  return port;
 }
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
@@ -23,7 +44,11 @@ const program = new Command();
 program
   .name('tool-call-forensics')
   .description('Find the tool calls a coding agent lost, from its saved transcripts. Prints metadata only.')
-  .showHelpAfterError()
+  .version(toolVersion(), '-V, --version', "print this tool's version")
+  // Options before the command belong to the program, after it to the command: `report --version 2.1.40` filters.
+  .enablePositionalOptions()
+  // Every usage error is one line on stderr (commander's suggestions joined onto it).
+  .configureOutput({ outputError: (text, write) => write(`${text.trim().replace(/\s*\n\s*/g, ' ')} (see --help)\n`) })
   .exitOverride();
 
 program
@@ -31,9 +56,10 @@ program
   .description('Scan transcript files or folders (walked for *.jsonl; symbolic links never followed) and print payload-free findings.')
   .argument('<path...>', 'files or folders to scan; nothing is scanned unless named here')
   .option('--json', 'print one JSON object instead of a table')
-  .action(async (paths: string[], options: { json?: boolean }) => {
+  .option('--salvage', 'read the complete rows of damaged files (two rows on one line, a torn row) instead of failing them; such files are listed')
+  .action(async (paths: string[], options: { json?: boolean; salvage?: boolean }) => {
     const { formatScanTable, runScan, scanExitCode } = await import('./scan-command');
-    const report = runScan(paths);
+    const report = runScan(paths, { salvage: options.salvage === true });
     process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report));
     process.exitCode = scanExitCode(report);
   });
@@ -43,34 +69,18 @@ program
   .description('Add folders as roots and index them into the local database (metadata only; incremental).')
   .argument('<dir...>', 'folders to add and index; nothing is indexed unless named')
   .option('--db <file>', DB_HELP)
-  .action(async (dirs: string[], options: { db?: string }) => {
+  .option('--salvage', 'read the complete rows of damaged files instead of failing them (this run; salvaged files are labelled)')
+  .action(async (dirs: string[], options: { db?: string; salvage?: boolean }) => {
     const { openDatabase, defaultDbPath, runIndex, formatIndexSummary } = await loadIndex();
     const db = openDatabase(options.db ?? defaultDbPath());
     try {
-      const summary = await runIndex(db, dirs);
+      const summary = await runIndex(db, dirs, { salvage: options.salvage === true });
       process.stdout.write(formatIndexSummary(summary));
       process.exitCode = summary.filesFailed > 0 ? 2 : 0;
     } finally {
       db.close();
     }
   });
-
-interface FilterOptions {
-  code?: string[];
-  version?: string[];
-  model?: string[];
-  from?: string;
-  to?: string;
-  sidechain?: string;
-}
-const filtersOf = (o: FilterOptions) => ({
-  codes: o.code,
-  versions: o.version,
-  models: o.model,
-  from: o.from,
-  to: o.to,
-  sidechain: o.sidechain === undefined ? undefined : o.sidechain === 'sidechain',
-});
 
 /** The filters `report` and `export` share. */
 function withFilterOptions(command: Command): Command {
@@ -84,56 +94,64 @@ function withFilterOptions(command: Command): Command {
 }
 
 withFilterOptions(program.command('report'))
-  .description('Print per-version and per-day counts, denominators and rates from the index.')
-  .option('--db <file>', DB_HELP)
-  .option('--json', 'print JSON')
-  .action(
-    async (options: { db?: string; json?: boolean; code?: string[]; version?: string[]; model?: string[]; from?: string; to?: string; sidechain?: string }) => {
-      const { openDatabase, defaultDbPath } = await loadIndex();
-      const { buildReport, formatReport } = await import('./report-command');
-      const db = openDatabase(options.db ?? defaultDbPath());
-      try {
-        const filters = filtersOf(options);
-        const report = buildReport(db, filters);
-        process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatReport(report, filters));
-      } finally {
-        db.close();
-      }
-    },
-  );
+  .description('Print findings, denominators and rates per version, day (or week) and model from the index (read-only).')
+  .option('--db <file>', `${DB_HELP}; must exist`)
+  .option('--json', 'print JSON (per version and per day)')
+  .option('--wide', 'every selected code and every day, however wide')
+  .action(async (options: FilterOptions & { db?: string; json?: boolean; wide?: boolean }) => {
+    const { defaultDbPath, checkFilterOptions, checkFilterValuesIn, filtersOf, openExistingIndex } = await loadIndex();
+    const { buildReport, buildTextReport, formatReport } = await import('./report-command');
+    checkFilterOptions(options);
+    const db = openExistingIndex(options.db ?? defaultDbPath(), options.db !== undefined);
+    try {
+      checkFilterValuesIn(db, options);
+      const filters = filtersOf(options);
+      process.stdout.write(
+        options.json ? JSON.stringify(buildReport(db, filters)) + '\n' : formatReport(buildTextReport(db, filters), filters, { wide: options.wide === true }),
+      );
+    } finally {
+      db.close();
+    }
+  });
 
 withFilterOptions(program.command('export'))
   .description('Print an evidence report for a bug tracker (Markdown or JSON): counts, rates, regression verdicts and findings, redacted.')
   .option('--db <file>', DB_HELP)
   .option('--format <format>', 'md | json', 'md')
-  .option('--files <how>', 'keep | pseudonymize | omit', 'pseudonymize')
+  .option('--files <how>', 'keep | keep-session | pseudonymize | omit', 'pseudonymize')
   .option('--lines <how>', 'keep | omit', 'keep')
   .option('--digests <how>', 'keep | omit', 'keep')
   .option('--models <how>', 'keep | generalize', 'keep')
   .option('--out <file>', 'write to this file instead of stdout')
   .action(async (options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
-    const { openDatabase, defaultDbPath } = await loadIndex();
-    const { buildEvidenceReport, redactionOf } = await import('../query/build-evidence-report');
-    const { renderEvidenceMarkdown } = await import('../query/evidence-markdown');
-    const { toolVersion } = await import('../tool-version');
+    const { defaultDbPath, checkChoice, checkFilterOptions, checkFilterValuesIn, ensurePseudonymSalt, filtersOf, openExistingIndex } = await loadIndex();
+    const { redactionOf } = await import('../query/build-evidence-report');
+    const { runExport } = await import('./export-command');
     const { writeFileSync } = await import('node:fs');
     const choices: Record<string, string[]> = {
       format: ['md', 'json'],
-      files: ['keep', 'pseudonymize', 'omit'],
+      files: ['keep', 'keep-session', 'pseudonymize', 'omit'],
       lines: ['keep', 'omit'],
       digests: ['keep', 'omit'],
       models: ['keep', 'generalize'],
     };
-    for (const [key, allowed] of Object.entries(choices)) {
-      if (!allowed.includes((options as unknown as Record<string, string>)[key]!)) throw new InputError(`--${key} takes one of ${allowed.join(', ')}`);
-    }
-    const db = openDatabase(options.db ?? defaultDbPath());
+    for (const [key, allowed] of Object.entries(choices)) checkChoice(`--${key}`, (options as unknown as Record<string, string>)[key]!, allowed);
+    checkFilterOptions(options);
+    const path = options.db ?? defaultDbPath();
+    const db = openExistingIndex(path, options.db !== undefined);
     try {
-      const redaction = redactionOf(options as never);
-      const report = buildEvidenceReport(db, filtersOf(options), redaction, toolVersion());
-      const text = options.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : renderEvidenceMarkdown(report);
-      if (options.out) writeFileSync(options.out, text);
-      else process.stdout.write(text);
+      checkFilterValuesIn(db, options);
+      if (options.files === 'pseudonymize' || options.files === 'keep-session') ensurePseudonymSalt(db, path);
+      const out = runExport(db, path, filtersOf(options), redactionOf(options as never), options.format as 'md' | 'json', toolVersion());
+      // Sizes and warnings go to stderr (stdout stays the report alone), once the report is out: a reader that
+      // closed early (`| head`) ends the process quietly, with no note after it.
+      const notes = () => {
+        for (const note of out.notes) process.stderr.write(`${note}\n`);
+      };
+      if (options.out) {
+        writeFileSync(options.out, out.text);
+        notes();
+      } else process.stdout.write(out.text, (error) => error || notes());
     } finally {
       db.close();
     }
@@ -146,18 +164,21 @@ program
   .argument('<dir...>', 'folders holding the transcripts (the roots that were indexed)')
   .option('--db <file>', `${DB_HELP}; needed to resolve pseudonymized file names`)
   .action(async (reportPath: string, dirs: string[], options: { db?: string }) => {
-    const { openDatabase, defaultDbPath } = await loadIndex();
-    const { readReport, verifyReport } = await import('./verify-command');
+    const { defaultDbPath, openExistingIndex } = await loadIndex();
+    const { formatVerifyResult, readReport, verifyReport } = await import('./verify-command');
+    const { existsSync } = await import('node:fs');
     let text: string;
     try {
       text = readReport(reportPath);
     } catch {
       throw new InputError('the report cannot be read');
     }
-    const db = openDatabase(options.db ?? defaultDbPath());
+    // Without --db the default index is used when there is one (it is only needed for pseudonyms).
+    const path = options.db ?? defaultDbPath();
+    const db = options.db !== undefined || existsSync(path) ? openExistingIndex(path, options.db !== undefined) : null;
     try {
       const results = verifyReport(text, dirs, db);
-      for (const r of results) process.stdout.write(`${r.status.padEnd(12)} #${r.index + 1} ${r.code} ${r.file ?? '-'}: ${r.reason}\n`);
+      for (const r of results) process.stdout.write(`${formatVerifyResult(r)}\n`);
       const counts: Record<string, number> = {};
       for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
       process.stdout.write(
@@ -169,31 +190,44 @@ program
       );
       process.exitCode = results.every((r) => r.status === 'match') ? 0 : 1;
     } finally {
-      db.close();
+      db?.close();
     }
   });
+
+program
+  .command('hook')
+  .description(
+    'Claude Code hooks: `hook stop` / `hook subagent-stop` read the hook JSON on stdin and say when the last turn ended in a known failure; `hook install --print` prints the settings to add. Always exits 0.',
+  )
+  .argument('<event>', 'stop | subagent-stop | install')
+  .option('--print', 'with install: print the settings.json snippet (nothing is written)')
+  .option('--port <n>', 'port of a running dashboard to link to (default: $TCF_PORT, else 4319)')
+  .action(async (event: string, options: { print?: boolean; port?: string }) => (await import('./hook-command')).hookCommand(event, options));
 
 program
   .command('serve')
   .description('Serve the dashboard and its JSON API on http://127.0.0.1:4319 (index the given folders first).')
   .argument('[dir...]', 'folders to add as roots and index before serving')
   .option('--db <file>', DB_HELP)
-  .option('--port <n>', 'port', (v) => Number.parseInt(v, 10), 4319)
+  .option('--port <n>', 'port (1-65535)', parsePort, 4319)
   .option('--host <address>', 'address to bind', '127.0.0.1')
   .option('--allow-remote', 'allow binding a non-loopback address (prints a warning)')
   .option('--demo', 'index the bundled demo corpus into a separate demo database and serve it')
   .option('--no-build', 'serve the page as last built, without checking its sources')
-  .action(async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean }) => {
-    // The server's modules (Fastify and its plugins, Vite) load only for this command, so the
-    // other commands start fast.
-    const { ensureWebBuild } = await import('../web-build');
-    const { startServer } = await import('../serve');
-    if (options.build) await ensureWebBuild((line) => process.stdout.write(line + '\n'));
-    const server = await startServer({ ...options, dirs });
-    const stop = () => void server.close().then(() => process.exit(0));
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  .option('--no-watch', 'do not follow the folders for changes (by default changed files are re-indexed as they are written)')
+  .action(
+    async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean; watch: boolean }) => {
+      // The server's modules (Fastify and its plugins, Vite) load only for this command, so the
+      // other commands start fast.
+      const { ensureWebBuild } = await import('../web-build');
+      const { startServer } = await import('../serve');
+      if (options.build) await ensureWebBuild((line) => process.stdout.write(line + '\n'));
+      const server = await startServer({ ...options, dirs });
+      const stop = () => void server.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+  );
 
 // Team scale: export-aggregates, import-aggregates, push (server/cli/team-commands.ts).
 addTeamCommands(program);
@@ -204,8 +238,18 @@ try {
   if (error instanceof CommanderError) {
     // Help and version exit 0; usage mistakes exit 2 (1 is reserved for "findings").
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof InputError || error instanceof RootError || error instanceof ServeError || error instanceof BadReportError) {
+  } else if (
+    error instanceof UsageError ||
+    error instanceof InputError ||
+    error instanceof RootError ||
+    error instanceof ServeError ||
+    error instanceof BadReportError ||
+    error instanceof IndexBusyError
+  ) {
     process.stderr.write(`error: ${error.message}\n`);
+  } else if (describeDatabaseError(error)) {
+    // Disk full, a damaged database, one from a newer build…: say which, and what to do.
+    process.stderr.write(`error: ${describeDatabaseError(error)!.message}\n`);
   } else {
     // Unexpected failures are reported by kind only: their messages could quote file contents or paths.
     process.stderr.write(`error: internal failure (${error instanceof Error ? error.name : 'unknown'})\n`);

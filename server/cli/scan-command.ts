@@ -1,5 +1,6 @@
+import { printable } from '../../shared/printable';
 import type { ScanErrorCode } from '../../shared/scan-errors';
-import { analyseFile, type FindingRecord } from '../detect/analyse-file';
+import { analyseFile, type FileAnalysis, type FindingRecord } from '../detect/analyse-file';
 import { walkInputs } from '../scan/walk-inputs';
 
 export interface ScanReport {
@@ -18,9 +19,27 @@ export interface ScanReport {
     assistant_messages_checked: number;
     files_scanned: number;
     files_failed: number;
+    /** Files being written: a cut last line in a file modified less than QUIET_PERIOD_MS (read-json-rows.ts, 10 minutes) ago. */
+    files_in_progress: number;
     findings: number;
     symlinks_skipped: number;
+    /** Only with --salvage: files read around damaged lines (each listed in `salvaged`). */
+    files_salvaged?: number;
   };
+  /**
+   * Per file, counts that are not findings (only files with at least one): calls split from
+   * their result by compaction, calls open at the end of the file, and calls with non-empty
+   * input refused by validation (total, and by error kind).
+   */
+  diagnostics: Array<{
+    file: string;
+    compaction_split: number;
+    call_open_at_end: number;
+    rejected_tool_input: number;
+    rejected_tool_input_by_kind: Record<string, number>;
+  }>;
+  /** Only with --salvage: the damaged lines of each salvaged file (code, line, whether a torn row was dropped). */
+  salvaged?: Array<{ file: string; code: ScanErrorCode; line: number; rows_kept: number; torn_row_dropped: boolean }>;
 }
 
 function toReportFinding(name: string, f: FindingRecord): ScanReport['findings'][number] {
@@ -36,30 +55,84 @@ function toReportFinding(name: string, f: FindingRecord): ScanReport['findings']
   };
 }
 
+/**
+ * Reads a file as `scan` does: a failure that may be a cut last line (no \n, not yet a whole
+ * value) is read again the way `index` reads it, with the same 10-minute rule (QUIET_PERIOD_MS):
+ * in a file modified less than 10 minutes ago it is being written (in_progress), in a file quiet
+ * for longer it fails as `unfinished_last_line`. Any other failure stays as it was.
+ */
+function analyseForScan(path: string, now: number, salvage: boolean): FileAnalysis {
+  const analysis = analyseFile(path, { salvage });
+  if (analysis.status !== 'failed' || !['malformed_json', 'invalid_utf8'].includes(analysis.failure.code)) return analysis;
+  const again = analyseFile(path, { forIndex: true, salvage, now });
+  return again.status === 'in_progress' || (again.status === 'failed' && again.failure.code === 'unfinished_last_line') ? again : analysis;
+}
+
+export interface RunScanOptions {
+  /** Read the complete rows of damaged files instead of failing them (see README, "Salvage"). */
+  salvage?: boolean;
+  /** The time "recently modified" is measured from (tests pass their own). */
+  now?: number;
+}
+
 /** Scan explicit inputs and build the payload-free report. Throws InputError for unusable inputs. */
-export function runScan(inputs: readonly string[]): ScanReport {
+export function runScan(inputs: readonly string[], options: RunScanOptions = {}): ScanReport {
+  const now = options.now ?? Date.now();
   const walk = walkInputs(inputs);
   const report: ScanReport = {
     findings: [],
     errors: walk.problems.map((p) => ({ file: p.name, line: null, code: p.code })),
-    summary: { assistant_messages_checked: 0, files_scanned: 0, files_failed: 0, findings: 0, symlinks_skipped: walk.symlinksSkipped },
+    summary: {
+      assistant_messages_checked: 0,
+      files_scanned: 0,
+      files_failed: 0,
+      files_in_progress: 0,
+      findings: 0,
+      symlinks_skipped: walk.symlinksSkipped,
+    },
+    diagnostics: [],
   };
+  if (options.salvage) {
+    report.summary.files_salvaged = 0;
+    report.salvaged = [];
+  }
   for (const file of walk.files) {
-    const analysis = analyseFile(file.path);
+    const analysis = analyseForScan(file.path, now, options.salvage === true);
     report.summary.files_scanned++;
+    if (analysis.status === 'in_progress') {
+      // Like the index: it contributes nothing until it is complete (its last message may be cut mid-write).
+      report.summary.files_in_progress++;
+      continue;
+    }
     if (analysis.status !== 'ok') {
-      // `scan` is not asked to tolerate a cut last line, so every non-ok file carries a failure.
-      const failure = analysis.status === 'failed' ? analysis.failure : { code: 'malformed_json' as const, line: analysis.lines };
+      const failure = analysis.failure;
       report.summary.files_failed++;
       report.errors.push({ file: file.name, line: failure.line, code: failure.code });
       continue;
     }
     report.summary.assistant_messages_checked += analysis.assistantMessages;
     for (const f of analysis.findings) report.findings.push(toReportFinding(file.name, f));
+    const d = { file: file.name, compaction_split: 0, call_open_at_end: 0, rejected_tool_input: 0, rejected_tool_input_by_kind: {} as Record<string, number> };
+    for (const v of analysis.diagnostics ?? []) {
+      d.compaction_split += v.compactionSplits;
+      d.call_open_at_end += v.callsOpenAtEnd;
+      for (const [kind, n] of Object.entries(v.rejectedToolInput)) {
+        d.rejected_tool_input += n;
+        d.rejected_tool_input_by_kind[kind] = (d.rejected_tool_input_by_kind[kind] ?? 0) + n;
+      }
+    }
+    if (d.compaction_split + d.call_open_at_end + d.rejected_tool_input > 0) report.diagnostics.push(d);
+    if (report.salvaged && analysis.salvaged?.length) {
+      report.summary.files_salvaged = (report.summary.files_salvaged ?? 0) + 1;
+      for (const s of analysis.salvaged)
+        report.salvaged.push({ file: file.name, code: s.code, line: s.line, rows_kept: s.rowsKept, torn_row_dropped: s.stubDropped });
+    }
   }
   const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   report.findings.sort((a, b) => byName(a.file, b.file) || a.lines[0] - b.lines[0] || byName(a.code, b.code));
   report.errors.sort((a, b) => byName(a.file, b.file));
+  report.diagnostics.sort((a, b) => byName(a.file, b.file));
+  report.salvaged?.sort((a, b) => byName(a.file, b.file) || a.line - b.line);
   report.summary.findings = report.findings.length;
   return report;
 }
@@ -96,16 +169,37 @@ export function formatScanTable(report: ScanReport): string {
       ),
     );
   }
+  if (report.salvaged?.length) {
+    out.push('', 'Salvaged (damaged lines read around at your request; messages a dropped torn row could belong to are counted nowhere):');
+    out.push(
+      table(
+        ['file', 'line', 'code', 'rows kept', 'torn row dropped'],
+        report.salvaged.map((s) => [s.file, String(s.line), s.code, String(s.rows_kept), s.torn_row_dropped ? 'yes' : 'no']),
+      ),
+    );
+  }
+  if (report.diagnostics.length > 0) {
+    out.push('', 'Diagnostics (not findings):');
+    out.push(
+      table(
+        ['file', 'compaction splits', 'calls open at end', 'rejected tool input'],
+        report.diagnostics.map((d) => [d.file, String(d.compaction_split), String(d.call_open_at_end), String(d.rejected_tool_input)]),
+      ),
+    );
+  }
   const s = report.summary;
   out.push(
     '',
-    `files scanned: ${s.files_scanned}, failed: ${s.files_failed}; assistant messages checked: ${s.assistant_messages_checked}; ` +
-      `findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}`,
+    `files scanned: ${s.files_scanned}, failed: ${s.files_failed}, still being written (not read; scan again later): ${s.files_in_progress}; assistant messages checked: ${s.assistant_messages_checked}; ` +
+      `findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}` +
+      (s.files_salvaged === undefined ? '' : `; salvaged: ${s.files_salvaged}`),
   );
   return out.join('\n') + '\n';
 }
 
-function table(header: string[], rows: string[][]): string {
+function table(header: string[], anyRows: string[][]): string {
+  // File names (and anything else) are printed escaped: a newline or escape code in a name cannot forge rows.
+  const rows = anyRows.map((r) => r.map(printable));
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells

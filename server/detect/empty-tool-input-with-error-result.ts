@@ -1,30 +1,27 @@
+import { NOT_LOST_KINDS } from '../scan/harness-markers';
 import type { ToolResultFact } from '../scan/transcript-model';
+import { callsOf, resultsOf } from './call-outcomes';
 import type { DetectedFinding, Detector } from './detector';
 
 /**
- * A call whose input arrived as exactly {} and whose result, later in the same file, is an
- * error: the arguments were lost on the way. A tool that legitimately takes no arguments
- * succeeds and is never flagged; so are calls with no result, with a successful result, or
- * with a result that stands before the call.
+ * A call whose input arrived as exactly {} and whose result, anywhere in the same file (paired
+ * by id: a result row can stand before its call's row), is an error: the arguments were lost on
+ * the way. A tool that legitimately takes no arguments succeeds and is never flagged; neither
+ * is a call with no result or a successful one, nor a refusal that is not about arguments: an
+ * unknown tool name (no_such_tool), a sibling's cancellation, or a denial (permission,
+ * the user, a hook). The result's error kind is reported as `error_kind`.
  */
 export const emptyToolInputWithErrorResult: Detector = {
   code: 'empty_tool_input_with_error_result',
   detect(file) {
-    const errorsById = new Map<string, ToolResultFact[]>();
-    for (const result of file.toolResults) {
-      if (!result.isError) continue;
-      const list = errorsById.get(result.toolUseId);
-      if (list) list.push(result);
-      else errorsById.set(result.toolUseId, [result]);
-    }
+    const results = resultsOf(file);
+    const isError = (r: ToolResultFact) => r.isError;
     const findings: DetectedFinding[] = [];
-    for (const message of file.messages) {
-      for (const call of message.toolUses) {
-        if (!call.emptyInput || call.id.length === 0) continue;
-        const result = errorsById.get(call.id)?.find((r) => r.line > call.line);
-        if (result === undefined) continue;
-        findings.push({ code: 'empty_tool_input_with_error_result', message, sourceLines: [call.line, result.line] });
-      }
+    for (const { message, call } of callsOf(file)) {
+      if (!call.emptyInput || call.id.length === 0 || message.damaged) continue;
+      const result = results.of(call, isError);
+      if (result === null || result.errorKind === null || NOT_LOST_KINDS.has(result.errorKind)) continue;
+      findings.push({ code: 'empty_tool_input_with_error_result', message, sourceLines: [call.line, result.line], details: { error_kind: result.errorKind } });
     }
     return findings;
   },

@@ -1,25 +1,25 @@
+import { callsOf, MessageTimeline, resultsOf } from './call-outcomes';
 import type { DetectedFinding, Detector } from './detector';
-import { nextMessageStart } from './linked-message';
 
 /**
- * A call that never got a result anywhere in its file. The file's last message is left out
- * (the session may have been killed mid-call), and so are calls the user interrupted or
- * rejected; files still being written are never analysed.
+ * A call that never got a result anywhere in its file (paired by id, in either order). Left
+ * out: calls the user interrupted or rejected; calls split from their result by auto-compaction
+ * (a compact_boundary before the next model message, with or without progress rows between);
+ * calls after which the file holds no other model message (the file's last message, or nothing
+ * but progress, attachment, system rows or siblings' results: copied or ended while the call
+ * ran); files still being written are never analysed. The excluded kinds are counted as
+ * diagnostics (call-diagnostics.ts), not findings.
  */
 export const orphanToolUse: Detector = {
   code: 'orphan_tool_use',
   detect(file) {
-    const answered = new Set(file.toolResults.map((r) => r.toolUseId));
-    const last = file.messages.length - 1;
+    const answered = resultsOf(file);
+    let timeline: MessageTimeline | null = null;
     const findings: DetectedFinding[] = [];
-    for (const m of file.messages) {
-      if (m.index === last || m.synthetic) continue;
-      const next = nextMessageStart(file, m);
-      for (const call of m.toolUses) {
-        if (call.id === '' || answered.has(call.id)) continue;
-        if (file.interrupts.some((line) => line > call.line && line < next)) continue;
-        findings.push({ code: 'orphan_tool_use', message: m, sourceLines: [call.line] });
-      }
+    for (const { message, call } of callsOf(file)) {
+      if (call.id === '' || answered.has(call.id)) continue;
+      timeline ??= new MessageTimeline(file);
+      if (timeline.fateOf(message, call) === 'orphan') findings.push({ code: 'orphan_tool_use', message, sourceLines: [call.line] });
     }
     return findings;
   },

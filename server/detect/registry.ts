@@ -9,6 +9,7 @@ import { repeatedEmptyToolCall } from './repeated-empty-tool-call';
 import { textLeakedToolCall } from './text-leaked-tool-call';
 import { toolResultInternalError } from './tool-result-internal-error';
 import { truncatedToolUse } from './truncated-tool-use';
+import { unparseableToolInputTranscript } from './unparseable-tool-input';
 
 /** Every detector the scanner runs, in report order (the order of FINDING_CODES). */
 export const DETECTORS: readonly Detector[] = [
@@ -22,4 +23,5 @@ export const DETECTORS: readonly Detector[] = [
   toolResultInternalError,
   apiToolPairingError,
   repeatedEmptyToolCall,
+  unparseableToolInputTranscript,
 ];

@@ -1,4 +1,6 @@
-import type { AssistantMessage, ToolUseFact } from '../scan/transcript-model';
+import { NOT_LOST_KINDS } from '../scan/harness-markers';
+import type { AssistantMessage, ToolResultFact, ToolUseFact } from '../scan/transcript-model';
+import { resultsOf } from './call-outcomes';
 import type { DetectedFinding, Detector } from './detector';
 
 interface Call {
@@ -10,16 +12,18 @@ interface Call {
 /**
  * The same tool called with {} three or more times in a row, each answered by an error: the
  * harness replaying an empty call. One finding per run; a typed prompt, another tool, a call
- * with arguments or a successful result ends a run.
+ * with arguments or a successful result ends a run. Results are paired by id in either order,
+ * and refusals that are not about arguments (as for empty_tool_input_with_error_result) do not
+ * count.
  */
 export const repeatedEmptyToolCall: Detector = {
   code: 'repeated_empty_tool_call',
   detect(file) {
-    const errors = new Map<string, number[]>();
-    for (const r of file.toolResults) if (r.isError) errors.set(r.toolUseId, [...(errors.get(r.toolUseId) ?? []), r.line]);
+    const results = resultsOf(file);
+    const lostArguments = (r: ToolResultFact) => r.isError && r.errorKind !== null && !NOT_LOST_KINDS.has(r.errorKind);
     const calls: Call[] = file.messages
-      .filter((m) => !m.synthetic)
-      .flatMap((m) => m.toolUses.map((call) => ({ call, message: m, errorLine: errors.get(call.id)?.find((l) => l > call.line) ?? null })))
+      .filter((m) => !m.synthetic && !m.damaged)
+      .flatMap((m) => m.toolUses.map((call) => ({ call, message: m, errorLine: results.of(call, lostArguments)?.line ?? null })))
       .sort((a, b) => a.call.line - b.call.line);
     const findings: DetectedFinding[] = [];
     let run: Call[] = [];

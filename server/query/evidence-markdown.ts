@@ -1,108 +1,223 @@
 import type { EvidenceReport } from '../../shared/api-schemas';
+import { NOT_MEASURABLE_TEXT } from '../../shared/finding-codes';
+import { printable } from '../../shared/printable';
 
-/** Findings listed in the Markdown text at most; the JSON report always has them all. */
-export const MARKDOWN_FINDINGS_LIMIT = 200;
+/** GitHub refuses an issue or comment over 65,536 characters; the report stays under this. */
+export const MARKDOWN_BUDGET = 60_000;
+/** The full findings list goes inside <details> only while the whole report stays this short. */
+export const FULL_LIST_BUDGET = 20_000;
+/** Findings shown in the sample. */
+export const SAMPLE_SIZE = 20;
 
-const perMille = (i: { rate: number; low: number; high: number } | null) =>
-  i === null ? '–' : `${i.rate.toFixed(2)}‰ [${i.low.toFixed(2)}–${i.high.toFixed(2)}]`;
+type Row = EvidenceReport['by_version'][number];
+type Finding = EvidenceReport['findings'][number];
 
+/**
+ * A file name as a Markdown table cell: control characters escaped (a newline would end the
+ * row), pipes escaped, in a code span long enough for any backticks inside it.
+ */
+export function markdownName(name: string): string {
+  const text = printable(name).replace(/\|/g, '\\|');
+  const fence = text.includes('`') ? '``' : '`';
+  return `${fence}${fence === '``' ? ' ' : ''}${text}${fence === '``' ? ' ' : ''}${fence}`;
+}
+
+/** Pipes escaped, except those a markdownName already escaped. */
+const esc = (c: string) => c.replace(/(?<!\\)\|/g, '\\|');
 function table(header: string[], rows: string[][]): string {
-  const esc = (c: string) => c.replaceAll('|', '\\|');
   return [`| ${header.map(esc).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
 }
 
-function rateTable(keyName: string, rows: EvidenceReport['by_version'], codes: string[]): string {
+const perMille = (v: number) => (v === 0 ? '0‰' : v < 1 ? `${v.toFixed(2)}‰` : v < 10 ? `${v.toFixed(1)}‰` : `${v.toFixed(0)}‰`);
+
+/** `count (rate‰)` over the code's own opportunities; "not measurable (…)" where it has none, never 0‰. */
+function cell(row: Row, code: string): string {
+  const c = row.codes.find((x) => x.code === code);
+  if (!c) return '0';
+  if (c.not_measurable) return `${c.count}, ${NOT_MEASURABLE_TEXT[c.not_measurable] ?? 'not measurable'}`;
+  const rate = c.per_1000_opportunities !== undefined ? c.per_1000_opportunities : c.per_1000_tool_use_turns;
+  return rate ? `${c.count} (${perMille(rate.rate)})` : String(c.count);
+}
+
+/** Messages with a recorded stop reason and their share: codes over them are not measurable where it is 0. */
+function coverage(r: Row): string {
+  if (r.stop_known_messages === undefined) return '–';
+  const share = r.assistant_messages > 0 ? `${Number(((100 * r.stop_known_messages) / r.assistant_messages).toFixed(1))}%` : '–';
+  return `${r.stop_known_messages} (${share})`;
+}
+
+function rateTable(keyName: string, rows: Row[], codes: string[]): string {
   return table(
-    [keyName, 'assistant messages', 'tool-use turns', ...codes.map((c) => `${c} (count, per 1,000 tool-use turns [95% CI])`)],
-    rows.map((r) => [
-      r.key ?? 'unknown',
-      String(r.assistant_messages),
-      String(r.tool_use_turns),
-      ...codes.map((c) => {
-        const x = r.codes.find((y) => y.code === c);
-        return x ? `${x.count}, ${perMille(x.per_1000_tool_use_turns)}` : '0';
-      }),
+    [keyName, 'tool-use turns', 'stop reason recorded', ...codes],
+    rows.map((r) => [r.key ?? 'unknown', String(r.tool_use_turns), coverage(r), ...codes.map((c) => cell(r, c))]),
+  );
+}
+
+function findingTable(r: EvidenceReport, items: Finding[]): string {
+  const header = ['code', 'day', 'version', 'model'];
+  if (r.redaction.files !== 'omit') header.push('file');
+  if (r.redaction.lines === 'keep') header.push('lines');
+  header.push('blocks', 'counted');
+  if (r.redaction.digests === 'keep') header.push('evidence SHA-256');
+  return table(
+    header,
+    items.map((f) => [
+      f.code,
+      f.day ?? '–',
+      f.version ?? '–',
+      f.model ?? '–',
+      ...(r.redaction.files !== 'omit' ? [f.file ? markdownName(f.file) : '–'] : []),
+      ...(r.redaction.lines === 'keep' ? [f.lines ? (f.lines[0] === f.lines[1] ? String(f.lines[0]) : `${f.lines[0]}–${f.lines[1]}`) : '–'] : []),
+      f.block_types.join(', '),
+      f.counted ? 'yes' : 'copy',
+      ...(r.redaction.digests === 'keep' ? [f.evidence_sha256 ? `\`${f.evidence_sha256.slice(0, 16)}…\`` : '–'] : []),
     ]),
   );
 }
 
-/** The report as Markdown that renders cleanly in a GitHub issue. */
-export function renderEvidenceMarkdown(r: EvidenceReport): string {
-  const codes = r.definitions.map((d) => d.code);
+/** Spread a sample over the whole list (first, last and evenly between), so it shows the span. */
+function sample<T>(items: T[], n: number): T[] {
+  if (items.length <= n) return items;
+  return Array.from({ length: n }, (_, i) => items[Math.round((i * (items.length - 1)) / (n - 1))]!);
+}
+
+const details = (summary: string, body: string) => `<details><summary>${summary}</summary>\n\n${body}\n\n</details>`;
+
+export interface RenderedEvidence {
+  markdown: string;
+  chars: number;
+  /** What was folded or left out to stay under the budget (empty when nothing was). */
+  omitted: string[];
+}
+
+interface Shape {
+  sampleSize: number;
+  fullList: boolean;
+  weeks: 'all' | 'recent' | 'none';
+  versions: 'all' | 'recent';
+}
+
+const leftOut = (omitted: string[]) => `Left out to fit a GitHub issue: ${omitted.join('; ')}. The JSON form (\`format=json\`) holds everything.`;
+
+function render(r: EvidenceReport, shape: Shape, omitted: string[]): string {
+  const totals = new Map<string, number>();
+  for (const row of r.by_version) for (const c of row.codes) totals.set(c.code, (totals.get(c.code) ?? 0) + c.count);
+  const codes = r.definitions.map((d) => d.code).filter((c) => (totals.get(c) ?? 0) > 0);
+  const absent = r.definitions.map((d) => d.code).filter((c) => (totals.get(c) ?? 0) === 0);
+  const out: string[] = [];
+  out.push(`## ${r.title ?? 'Lost tool calls: evidence report'}`, '');
+  if (r.headline) out.push(r.headline, '');
+
+  const verdicts = r.regressions.verdicts.filter((v) => v.model === null && v.status === 'regression' && codes.includes(v.code));
+  if (verdicts.length) {
+    out.push('### Where it starts', '');
+    for (const v of verdicts) out.push(`- by ${v.dimension}: ${v.summary}`);
+    out.push('');
+  }
+
+  if (codes.length) {
+    const versions = shape.versions === 'all' ? r.by_version : r.by_version.slice(-12);
+    out.push(
+      '### Per Claude Code version',
+      '',
+      'Findings, and per 1,000 of the messages each code can occur in (see Method).',
+      '',
+      rateTable('version', versions, codes),
+      '',
+    );
+    const weeks = r.by_week ?? [];
+    if (shape.weeks !== 'none' && weeks.length) {
+      const shown = shape.weeks === 'all' ? weeks : weeks.slice(-16);
+      out.push(details(`Per week (UTC, from Monday): ${shown.length} week${shown.length === 1 ? '' : 's'}`, rateTable('week of', shown, codes)), '');
+    }
+
+    const items = r.findings;
+    const picked = sample(items, shape.sampleSize);
+    out.push(`### Findings: ${picked.length} of ${items.length}`, '');
+    if (picked.length < items.length)
+      out.push(`A sample spread over the period; ${items.length - picked.length} more are in the JSON form (\`format=json\`).`, '');
+    out.push(findingTable(r, picked), '');
+    if (shape.fullList && picked.length < items.length) out.push(details(`All ${items.length} findings`, findingTable(r, items)), '');
+  }
+
+  const s = r.scanned;
+  out.push('### Environment', '');
+  const coverage =
+    s.stop_known_messages !== undefined && s.assistant_messages > 0 ? `${((s.stop_known_messages / s.assistant_messages) * 100).toFixed(0)}%` : '–';
+  out.push(
+    `- Claude Code versions: ${s.versions?.length ? s.versions.join(', ') : '–'}`,
+    `- Models: ${s.models?.length ? s.models.join(', ') : '–'}`,
+    `- Days (UTC): ${s.first_day ?? '–'} to ${s.last_day ?? '–'}`,
+    `- Files: ${s.files_ok} read, ${s.files_failed} failed, ${s.files_in_progress} being written (${s.roots} folder${s.roots === 1 ? '' : 's'})`,
+    `- Assistant messages: ${s.assistant_messages}; tool-use turns: ${s.tool_use_turns}; stop reason recorded (coverage): ${coverage}`,
+    `- tool-call-forensics ${r.tool.version}, detector definitions v${r.detector_definitions_version}, report format ${r.report_format}, generated at ${r.generated_at}.`,
+    '',
+  );
+
+  if (codes.length) {
+    out.push('### Method and definitions', '');
+    // A definition may mention another code (a shape value); codes without findings are named once only, in the line at the end.
+    const plain = (text: string) => absent.reduce((t, c) => t.replaceAll(c, c.replaceAll('_', ' ')), text);
+    for (const d of r.definitions.filter((x) => codes.includes(x.code))) out.push(`- \`${d.code}\`: ${plain(d.definition)}`);
+    out.push(
+      '',
+      'Rates: per 1,000 of the messages a code can occur in (tool-use turns, messages with a recorded stop reason, all model messages, or stream-captured messages), with 95% Wilson intervals in the JSON form; a message copied into several files of one folder counts once ("copy" rows are listed, not counted). ' +
+        r.regressions.method,
+      '',
+    );
+  }
+  if (absent.length) out.push(`No findings for ${absent.map((c) => `\`${c}\``).join(', ')}.`, '');
   const filters =
     Object.entries(r.filters)
       .map(([k, v]) => `${k}=${v}`)
       .join(', ') || 'none';
-  const out: string[] = [];
-  out.push('## Lost tool calls: evidence report', '');
   out.push(
-    `Generated by tool-call-forensics ${r.tool.version} (detector definitions v${r.detector_definitions_version}, report format ${r.report_format}) at ${r.generated_at}. ` +
-      'Metadata only: no message text, thinking, tool input or output, and no path outside the scanned folders.',
-    '',
+    `Redaction: files=${r.redaction.files}, lines=${r.redaction.lines}, digests=${r.redaction.digests}, models=${r.redaction.models}. Filters: ${filters}. ` +
+      'Metadata only: no message text, thinking, tool input or output, and no absolute path.',
   );
-  out.push(
-    `Redaction: files=${r.redaction.files}, lines=${r.redaction.lines}, digests=${r.redaction.digests}, models=${r.redaction.models}. Filters: ${filters}.`,
-    '',
-  );
-  out.push('### What was scanned', '');
-  const s = r.scanned;
-  out.push(
-    table(
-      ['folders', 'files scanned', 'files failed', 'files being written', 'assistant messages', 'tool-use turns', 'first day', 'last day'],
-      [
-        [
-          String(s.roots),
-          String(s.files_ok),
-          String(s.files_failed),
-          String(s.files_in_progress),
-          String(s.assistant_messages),
-          String(s.tool_use_turns),
-          s.first_day ?? '–',
-          s.last_day ?? '–',
-        ],
-      ],
-    ),
-    '',
-  );
-  out.push('### Regression verdicts', '');
-  const verdicts = r.regressions.verdicts.filter((v) => v.model === null);
-  for (const v of verdicts) out.push(`- **${v.dimension === 'version' ? 'by version' : 'by day'}**: ${v.summary}`);
-  const perModel = r.regressions.verdicts.filter((v) => v.model !== null && v.status === 'regression');
-  for (const v of perModel) out.push(`- by ${v.dimension === 'version' ? 'version' : 'day'}, one model: ${v.summary}`);
-  out.push('', `Method: ${r.regressions.method}`, '');
-  out.push('### Per Claude Code version', '', rateTable('version', r.by_version, codes), '');
-  out.push('### Per day (UTC)', '', rateTable('day', r.by_day, codes), '');
-  out.push(`### Findings (${r.findings.length})`, '');
-  const shown = r.findings.slice(0, MARKDOWN_FINDINGS_LIMIT);
-  const header = ['code', 'day', 'version', 'model'];
-  if (r.redaction.files !== 'omit') header.push('file');
-  if (r.redaction.lines === 'keep') header.push('lines');
-  header.push('block types', 'signed thinking', 'counted');
-  if (r.redaction.digests === 'keep') header.push('evidence SHA-256');
-  out.push(
-    table(
-      header,
-      shown.map((f) => [
-        f.code,
-        f.day ?? '–',
-        f.version ?? '–',
-        f.model ?? '–',
-        ...(r.redaction.files !== 'omit' ? [f.file ? `\`${f.file}\`` : '–'] : []),
-        ...(r.redaction.lines === 'keep' ? [f.lines ? (f.lines[0] === f.lines[1] ? String(f.lines[0]) : `${f.lines[0]}–${f.lines[1]}`) : '–'] : []),
-        f.block_types.join(', '),
-        f.signed_thinking ? 'yes' : 'no',
-        f.counted ? 'yes' : 'copy',
-        ...(r.redaction.digests === 'keep' ? [f.evidence_sha256 ? `\`${f.evidence_sha256}\`` : '–'] : []),
-      ]),
-    ),
-  );
-  if (r.findings.length > shown.length) out.push('', `${r.findings.length - shown.length} more findings are in the JSON report (\`format=json\`).`);
-  out.push('', '### Definitions', '');
-  for (const d of r.definitions) out.push(`- \`${d.code}\`: ${d.definition}`);
-  out.push(
-    '',
-    'Rates: per 1,000 tool-use turns (assistant messages whose stop reason is tool_use), 95% Wilson score intervals; a message copied into several files of one folder counts once ("copy" rows are listed, not counted).',
-    '',
-  );
+  if (omitted.length) out.push('', leftOut(omitted));
+  out.push('');
   return out.join('\n');
+}
+
+/**
+ * The report as Markdown a maintainer reads in a minute: title, headline, compact tables for the
+ * codes that have findings, weeks folded in <details>, a sample of findings, environment, method.
+ * It always fits: when over the budget, it folds and samples further and says what it left out.
+ */
+export function renderEvidence(r: EvidenceReport, budget = MARKDOWN_BUDGET): RenderedEvidence {
+  const steps: Array<[Partial<Shape>, string]> = [
+    [{ fullList: false }, `the full list of ${r.findings.length} findings`],
+    [{ weeks: 'recent' }, 'weeks before the last 16'],
+    [{ versions: 'recent' }, 'versions before the last 12'],
+    [{ sampleSize: 10 }, 'half of the findings sample'],
+    [{ weeks: 'none' }, 'the weekly table'],
+    [{ sampleSize: 3 }, 'most of the findings sample'],
+  ];
+  let shape: Shape = { sampleSize: SAMPLE_SIZE, fullList: r.findings.length > SAMPLE_SIZE, weeks: 'all', versions: 'all' };
+  const omitted: string[] = [];
+  let text = render(r, shape, omitted);
+  // The full list is a convenience: kept only while the report stays short.
+  if (shape.fullList && text.length > FULL_LIST_BUDGET) {
+    shape = { ...shape, fullList: false };
+    text = render(r, shape, omitted);
+  }
+  for (const [change, what] of steps) {
+    if (text.length <= budget) break;
+    shape = { ...shape, ...change };
+    omitted.push(what);
+    text = render(r, shape, omitted);
+  }
+  if (text.length > budget) {
+    // Last resort: cut the text itself, and still say so (the statement is not cut).
+    const note = `\n\n… cut at ${budget} characters.\n\n${leftOut([...omitted, 'the end of the report'])}\n`;
+    omitted.push('the end of the report');
+    text = text.slice(0, Math.max(0, budget - note.length)) + note;
+  }
+  return { markdown: text, chars: text.length, omitted };
+}
+
+/** The report as Markdown that renders cleanly in a GitHub issue (see renderEvidence). */
+export function renderEvidenceMarkdown(r: EvidenceReport): string {
+  return renderEvidence(r).markdown;
 }

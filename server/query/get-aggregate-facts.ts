@@ -1,6 +1,6 @@
 import { type Denominators, FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import type { Db } from '../store/database';
-import { denominatorsOf } from './get-rates';
+import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from './get-rates';
 
 /**
  * The additive facts of this machine's local index, for `export-aggregates` and `push`: the one
@@ -9,11 +9,9 @@ import { denominatorsOf } from './get-rates';
  */
 function prepare(db: Db) {
   return {
-    // Denominators per cell. stop_known_messages and capture_messages: placeholders filled by
-    // denominatorsOf() until the store counts them (migration 005); select them here when it does.
-    cellFacts: db.prepare<[], { day: string; version: string; model: string; sidechain: number; assistant_messages: number; tool_use_turns: number }>(`
-      SELECT c.day, c.version, c.model, c.sidechain,
-             sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns
+    // Denominators per cell as root_cells stores them (migration 005), synthetic messages beside them.
+    cellFacts: db.prepare<[], StoredDenominators & { day: string; version: string; model: string; sidechain: number }>(`
+      SELECT c.day, c.version, c.model, c.sidechain, ${DENOMINATOR_SUMS_SQL}
       FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
       GROUP BY c.id`),
     // Findings counted in rates (one copy per message and root), per cell and code.
@@ -31,6 +29,8 @@ function prepare(db: Db) {
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 export interface AggregateCellFact extends Denominators {
+  /** Harness-written messages: in no denominator, carried so a team database reports them as the local index does. */
+  synthetic_messages: number;
   day: string;
   version: string;
   model: string;
@@ -61,14 +61,27 @@ export function getAggregateFacts(db: Db): AggregateFacts {
         version: r.version,
         model: r.model,
         sidechain: r.sidechain ? 1 : 0,
-        ...denominatorsOf({ assistant_messages: 0, tool_use_turns: 0 }),
+        assistant_messages: 0,
+        tool_use_turns: 0,
+        stop_known_messages: 0,
+        capture_messages: 0,
+        synthetic_messages: 0,
         findings: {},
       };
       cells.set(keyOf(r), cell);
     }
     return cell;
   };
-  for (const r of st.cellFacts.all()) Object.assign(cellOf(r), denominatorsOf(r));
+  for (const r of st.cellFacts.all()) {
+    const d = denominatorsOf(r);
+    Object.assign(cellOf(r), {
+      assistant_messages: d.assistant_messages,
+      tool_use_turns: d.tool_use_turns,
+      stop_known_messages: d.stop_known_messages,
+      capture_messages: d.capture_messages,
+      synthetic_messages: d.synthetic_messages,
+    });
+  }
   const known = new Set<string>(FINDING_CODES);
   // A code no detector registers any more has no rate on any page; it is not exported either.
   for (const r of st.findingFacts.all()) if (known.has(r.code)) cellOf(r).findings[r.code as FindingCode] = r.findings;

@@ -1,5 +1,6 @@
 import type { Finding, FindingsResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
+import { findingRef } from './finding-ref';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export interface FindingsPage {
@@ -8,7 +9,7 @@ export interface FindingsPage {
   cursor?: string;
 }
 
-interface FindingRow {
+export interface FindingRow {
   id: number;
   code: string;
   root_id: number;
@@ -30,7 +31,7 @@ interface FindingRow {
 
 type PageParams = FilterParams & { after_day: string | null; after_id: number | null; limit: number };
 
-const SELECT = `
+export const FINDING_SELECT = `
   SELECT fi.id, fi.code, f.root_id, r.label AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines,
          fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details
   FROM findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id = f.root_id JOIN cells c ON c.id = fi.cell_id
@@ -39,10 +40,10 @@ const SELECT = `
 function prepare(db: Db) {
   return {
     // Keyset pagination on (day, id): stable while the index changes, no OFFSET scans.
-    ascending: db.prepare<PageParams, FindingRow>(`${SELECT}
+    ascending: db.prepare<PageParams, FindingRow>(`${FINDING_SELECT}
       AND (@after_id IS NULL OR (c.day, fi.id) > (@after_day, @after_id))
       ORDER BY c.day ASC, fi.id ASC LIMIT @limit`),
-    descending: db.prepare<PageParams, FindingRow>(`${SELECT}
+    descending: db.prepare<PageParams, FindingRow>(`${FINDING_SELECT}
       AND (@after_id IS NULL OR (c.day, fi.id) < (@after_day, @after_id))
       ORDER BY c.day DESC, fi.id DESC LIMIT @limit`),
     total: db.prepare<FilterParams, { n: number }>(`
@@ -69,9 +70,10 @@ function decodeCursor(cursor: string): [string, number] {
   throw new BadCursorError('the cursor is not one this server gave out');
 }
 
-function toFinding(r: FindingRow): Finding {
+export function toFinding(r: FindingRow): Finding {
   return {
     id: r.id,
+    ref: findingRef(r.root_id, r.file, r.code, r.first_line),
     code: r.code,
     root_id: r.root_id,
     root: r.root,

@@ -1,5 +1,5 @@
-import type { CodeRate, RateRow } from '../../shared/api-schemas';
-import { type Denominators, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, NOT_MEASURABLE_REASON } from '../../shared/finding-codes';
+import type { CodeRate, RateRow, SideFigures } from '../../shared/api-schemas';
+import { type Denominators, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
 import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
@@ -16,11 +16,28 @@ const KEY_SQL: Record<RateDimension, string> = {
   model: 'c.model',
 };
 
+/**
+ * The denominator sums every rate statement selects from root_cells (aliased rc): static SQL.
+ * Synthetic (harness-written) messages are summed on their own, never into a denominator.
+ */
+export const DENOMINATOR_SUMS_SQL = `sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns,
+      sum(rc.stop_known_messages) AS stop_known_messages, sum(rc.capture_messages) AS capture_messages,
+      sum(rc.synthetic_messages) AS synthetic_messages`;
+
+/** The sums as SQLite returns them (null over no rows). */
+export interface StoredDenominators {
+  assistant_messages: number | null;
+  tool_use_turns: number | null;
+  stop_known_messages: number | null;
+  capture_messages: number | null;
+  synthetic_messages: number | null;
+}
+
 function prepare(db: Db, dimension: RateDimension) {
   const key = KEY_SQL[dimension];
   return {
-    denominators: db.prepare<FilterParams, { key: string; assistant_messages: number; tool_use_turns: number }>(`
-      SELECT ${key} AS key, sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns
+    denominators: db.prepare<FilterParams, StoredDenominators & { key: string }>(`
+      SELECT ${key} AS key, ${DENOMINATOR_SUMS_SQL}
       FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}
       GROUP BY 1`),
@@ -48,21 +65,33 @@ export function selectedCodes(filters: RateFilters): FindingCode[] {
   return filters.codes?.length ? FINDING_CODES.filter((c) => filters.codes!.includes(c)) : [...FINDING_CODES];
 }
 
-/**
- * The denominators of a row as stored. Placeholder until the store counts them: messages with a
- * recorded stop reason and capture messages are taken as the tool-use turns (migration 005 adds them).
- */
-export function denominatorsOf(d: {
-  assistant_messages: number;
-  tool_use_turns: number;
-  stop_known_messages?: number;
-  capture_messages?: number;
-}): Denominators {
+/** A row's denominators, its synthetic messages, and its stop-reason coverage. */
+export interface RowDenominators extends Denominators {
+  /** Harness-written messages (`<synthetic>` model or isApiErrorMessage): in no denominator. */
+  synthetic_messages: number;
+  /** stop_known_messages over assistant_messages; null without messages. */
+  stop_reason_coverage: number | null;
+}
+
+const NO_DENOMINATORS: StoredDenominators = {
+  assistant_messages: 0,
+  tool_use_turns: 0,
+  stop_known_messages: 0,
+  capture_messages: 0,
+  synthetic_messages: 0,
+};
+
+/** The denominators of a row as stored in root_cells (sums over no rows are 0). */
+export function denominatorsOf(d: StoredDenominators): RowDenominators {
+  const assistant = d.assistant_messages ?? 0;
+  const stopKnown = d.stop_known_messages ?? 0;
   return {
-    assistant_messages: d.assistant_messages,
-    tool_use_turns: d.tool_use_turns,
-    stop_known_messages: d.stop_known_messages ?? d.tool_use_turns,
-    capture_messages: d.capture_messages ?? d.tool_use_turns,
+    assistant_messages: assistant,
+    tool_use_turns: d.tool_use_turns ?? 0,
+    stop_known_messages: stopKnown,
+    capture_messages: d.capture_messages ?? 0,
+    synthetic_messages: d.synthetic_messages ?? 0,
+    stop_reason_coverage: assistant > 0 ? stopKnown / assistant : null,
   };
 }
 
@@ -86,6 +115,22 @@ export function codeRate(code: FindingCode, count: number, d: Denominators): Cod
   };
 }
 
+/**
+ * One side of a test or comparison for one code: `count` findings over `opportunities` of the
+ * code's own kind (rate null, with the reason, where there are none), beside `toolUseTurns`.
+ */
+export function sideFigures(opportunity: Opportunity, count: number, opportunities: number, toolUseTurns: number): SideFigures {
+  return {
+    count,
+    opportunity,
+    opportunities,
+    per_1000_opportunities: perThousand(count, opportunities),
+    not_measurable: opportunities > 0 ? null : NOT_MEASURABLE_REASON[opportunity],
+    tool_use_turns: toolUseTurns,
+    per_1000_tool_use_turns: perThousand(count, toolUseTurns),
+  };
+}
+
 function order(dimension: RateDimension) {
   return (a: RateRow, b: RateRow) => {
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
@@ -101,11 +146,11 @@ export function getRates(db: Db, dimension: RateDimension, filters: RateFilters 
   const params = filterParams(filters);
   const st = statements(db, dimension);
   const codes = selectedCodes(filters);
-  const denominators = new Map<string, { assistant_messages: number; tool_use_turns: number }>();
+  const denominators = new Map<string, StoredDenominators>();
   for (const d of st.denominators.all(params)) denominators.set(d.key, d);
   const counts = new Map<string, Map<string, number>>();
   for (const n of st.numerators.all(params)) {
-    if (!denominators.has(n.key)) denominators.set(n.key, { assistant_messages: 0, tool_use_turns: 0 });
+    if (!denominators.has(n.key)) denominators.set(n.key, NO_DENOMINATORS);
     let byCode = counts.get(n.key);
     if (!byCode) counts.set(n.key, (byCode = new Map()));
     byCode.set(n.code, n.n);

@@ -1,6 +1,6 @@
 import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
-import { codeRate, denominatorsOf, selectedCodes } from './get-rates';
+import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './team-sources';
 
@@ -17,11 +17,8 @@ function prepare(db: Db) {
     roots: db.prepare<{ roots: string | null }, { roots: number; never: number }>(`
       SELECT count(*) AS roots, sum(last_scan_at IS NULL) AS never FROM roots
       WHERE @roots IS NULL OR id IN (SELECT value FROM json_each(@roots))`),
-    denominators: db.prepare<
-      FilterParams,
-      { assistant_messages: number | null; tool_use_turns: number | null; first_day: string | null; last_day: string | null }
-    >(`
-      SELECT sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns,
+    denominators: db.prepare<FilterParams, StoredDenominators & { first_day: string | null; last_day: string | null }>(`
+      SELECT ${DENOMINATOR_SUMS_SQL},
              min(nullif(c.day, '')) AS first_day, max(nullif(c.day, '')) AS last_day
       FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}`),
@@ -48,7 +45,7 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   const d = st.denominators.get(params)!;
   const team = st.team.get({ roots: params.roots })!;
   const counts = new Map(st.findings.all(params).map((r) => [r.code, r.n]));
-  const denominators = denominatorsOf({ assistant_messages: d.assistant_messages ?? 0, tool_use_turns: d.tool_use_turns ?? 0 });
+  const denominators = denominatorsOf(d);
   return {
     roots: roots.roots + team.machines,
     roots_never_scanned: roots.never ?? 0,

@@ -1,14 +1,14 @@
 import type { VersionModelRow } from '../../shared/api-schemas';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
-import { codeRate, denominatorsOf, selectedCodes } from './get-rates';
+import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-sources';
 
 function prepare(db: Db) {
   return {
-    denominators: db.prepare<FilterParams, { version: string; model: string; assistant_messages: number; tool_use_turns: number }>(`
-      SELECT c.version, c.model, sum(rc.assistant_messages) AS assistant_messages, sum(rc.tool_use_turns) AS tool_use_turns
+    denominators: db.prepare<FilterParams, StoredDenominators & { version: string; model: string }>(`
+      SELECT c.version, c.model, ${DENOMINATOR_SUMS_SQL}
       FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}
       GROUP BY 1, 2`),

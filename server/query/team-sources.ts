@@ -10,15 +10,15 @@
  */
 
 /**
- * Denominators per root (or team machine) and cell. stop_known_messages and capture_messages on
- * the local side are placeholders (as in denominatorsOf) until root_cells stores them (migration 005).
+ * Denominators per root (or team machine) and cell: the counts root_cells stores (migration 005)
+ * and the same counts as another machine's root_cells summed them (team_cells, migration 009).
+ * The columns are those DENOMINATOR_SUMS_SQL (get-rates.ts) sums.
  */
 export const DENOMINATOR_ROWS_SQL = `(
-  SELECT root_id, cell_id, assistant_messages, tool_use_turns,
-         tool_use_turns AS stop_known_messages, tool_use_turns AS capture_messages
+  SELECT root_id, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages, synthetic_messages
   FROM root_cells
   UNION ALL
-  SELECT NULL, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages
+  SELECT NULL, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages, synthetic_messages
   FROM team_cells)`;
 
 /** Counted findings: one row per local finding (n = 1) and one per team machine, cell and code (n = its count). */

@@ -7,7 +7,9 @@ import type { App, RouteContext } from './types';
 export function exportRoutes(app: App, ctx: RouteContext): void {
   app.get('/api/export', { schema: { querystring: ExportQuery, response: { 200: EvidenceReport } } }, async (request, reply) => {
     const { format, files, lines, digests, models, ...filters } = request.query;
-    const report = buildEvidenceReport(ctx.db, parseFilters(filters), redactionOf({ files, lines, digests, models }), ctx.toolVersion);
+    const report = buildEvidenceReport(ctx.db, parseFilters(filters), redactionOf({ files, lines, digests, models }), ctx.toolVersion, new Date(), {
+      demo: ctx.demo,
+    });
     if (format === 'md') return reply.type('text/markdown; charset=utf-8').send(renderEvidenceMarkdown(report) as never);
     return report;
   });

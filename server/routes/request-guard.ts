@@ -4,6 +4,26 @@ import { errorBody } from '../../shared/api-errors';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * The security headers for answers written before any hook runs (a URL that cannot be
+ * parsed, headers too large): the same policy helmet applies to every other answer.
+ */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'x-dns-prefetch-control': 'off',
+  'cache-control': 'no-store',
+};
+
+/** Is this Host header one the server answers to. */
+export function allowedHost(hosts: readonly string[], host: string | undefined): boolean {
+  return hosts.includes((host ?? '').toLowerCase());
+}
+
 export interface GuardOptions {
   /**
    * Host header values this server answers to, e.g. `127.0.0.1:4319`, `localhost:4319`. Read on
@@ -29,8 +49,8 @@ function sameToken(given: string, token: string): boolean {
 export function requestGuard(options: GuardOptions) {
   const hosts = options.allowedHosts;
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const host = (request.headers.host ?? '').toLowerCase();
-    if (!hosts.includes(host)) return reply.status(403).send(errorBody(403, 'forbidden_host', 'this server only answers to its own loopback address'));
+    if (!allowedHost(hosts, request.headers.host))
+      return reply.status(403).send(errorBody(403, 'forbidden_host', 'this server only answers to its own loopback address'));
     if (!STATE_CHANGING.has(request.method)) return;
     const origin = request.headers.origin;
     const fetchSite = request.headers['sec-fetch-site'];

@@ -41,10 +41,14 @@ export function scanRoutes(app: App, ctx: RouteContext): void {
     const send = (state: unknown) => res.write(`event: progress\ndata: ${JSON.stringify(state)}\n\n`);
     send(ctx.scans.current());
     ctx.scans.on('progress', send);
+    // Live updates from the folder watcher (server/live): counts, codes and finding ids only.
+    const live = (update: unknown) => res.write(`event: live\ndata: ${JSON.stringify(update)}\n\n`);
+    ctx.scans.on('live', live);
     const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
     request.raw.on('close', () => {
       clearInterval(ping);
       ctx.scans.off('progress', send);
+      ctx.scans.off('live', live);
     });
   });
 }

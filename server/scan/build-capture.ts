@@ -1,4 +1,4 @@
-import { safeBlockType, safeModelId, safeVersion } from '../../shared/metadata-patterns';
+import { safeBlockType, safeModelId, safeTerminalReason, safeVersion } from '../../shared/metadata-patterns';
 import type { CaptureBlock, CaptureFile, CaptureMessage } from './capture-model';
 
 type Json = Record<string, unknown>;
@@ -11,13 +11,22 @@ export class CaptureBuilder {
   private current: CaptureMessage | null = null;
   private readonly open = new Map<number, { block: CaptureBlock; json: string }>();
   private version: string | null = null;
+  private terminalReason: string | null = null;
+  private resultLine: number | null = null;
+  private sessionId: string | null = null;
 
   constructor(private readonly format: 'stream-json' | 'sse') {}
 
   /** A stream-json row. */
   addRow(row: unknown, line: number): 'ok' | 'invalid_structure' {
     if (!isObject(row)) return 'invalid_structure';
+    if (this.sessionId === null && typeof row.session_id === 'string') this.sessionId = row.session_id;
     if (row.type === 'stream_event') return this.addEvent(row.event, line);
+    if (row.type === 'result') {
+      // The last result row of the run decides (a capture holds one).
+      this.terminalReason = safeTerminalReason(row.terminal_reason);
+      this.resultLine = line;
+    }
     if (row.type === 'system' && row.subtype === 'init') this.version ??= safeVersion(row.claude_code_version);
     if (row.type === 'assistant') {
       const message = row.message;
@@ -116,6 +125,14 @@ export class CaptureBuilder {
   }
 
   build(): CaptureFile {
-    return { format: this.format, version: this.version, messages: this.messages, assembled: this.assembled };
+    return {
+      format: this.format,
+      version: this.version,
+      messages: this.messages,
+      assembled: this.assembled,
+      terminalReason: this.terminalReason,
+      resultLine: this.resultLine,
+      sessionId: this.sessionId,
+    };
   }
 }

@@ -1,7 +1,16 @@
-import { safeBlockType, safeModelId, safeVersion, utcDay } from '../../shared/metadata-patterns';
-import { INTERRUPT_PREFIXES, isInternalErrorResult, pairingErrorKind, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
+import { safeBlockType, safeModelId, safeTimestamp, safeVersion, utcDay } from '../../shared/metadata-patterns';
+import {
+  errorKindOf,
+  INTERRUPT_PREFIXES,
+  isInternalErrorResult,
+  isValidationRefusal,
+  pairingErrorKind,
+  RETRY_EXHAUSTED,
+  RETRY_NUDGES,
+  USER_REJECTED,
+} from './harness-markers';
 import { findLeakedInvoke } from './leaked-invoke';
-import type { AssistantMessage, HarnessNudge, ToolResultFact, TranscriptFile, VersionDiagnostics } from './transcript-model';
+import type { AssistantMessage, HarnessNudge, SalvagedLine, ToolResultFact, ToolUseFact, TranscriptFile, VersionDiagnostics } from './transcript-model';
 
 /** Row types Claude Code is known to write (FORMAT.md); others are counted, never a failure. */
 const KNOWN_ROW_TYPES = new Set([
@@ -21,6 +30,32 @@ const KNOWN_ROW_TYPES = new Set([
   'atis-latch',
   'cost-state',
   'agent-setting',
+  // FORMAT.md §2 and §9: seen in real files 2.1.72-2.1.237
+  'file-history-delta',
+  'bridge-session',
+  'worktree-state',
+  'agent-name',
+  'agent-color',
+  'custom-title',
+  'relocated',
+  'frame-link',
+]);
+/** System row subtypes Claude Code is known to write (FORMAT.md §2, §7, §10); others are counted per version. */
+const KNOWN_SYSTEM_SUBTYPES = new Set([
+  'stop_hook_summary',
+  'turn_duration',
+  'away_summary',
+  'local_command',
+  'api_error',
+  'compact_boundary',
+  'microcompact_boundary',
+  'bridge_status',
+  'scheduled_task_fire',
+  'informational',
+  'model_refusal_fallback',
+  'init',
+  'status',
+  'api_retry',
 ]);
 const KNOWN_BLOCK_TYPES = new Set([
   'text',
@@ -34,6 +69,9 @@ const KNOWN_BLOCK_TYPES = new Set([
   'web_search_tool_result',
   'web_fetch_tool_result',
   'tool_reference',
+  // FORMAT.md §5 and §7: the advisor server tool's result (2.1.227+) and the model-fallback block (2.1.217)
+  'advisor_tool_result',
+  'fallback',
 ]);
 const TYPE_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
 const typeName = (t: unknown) => (typeof t === 'string' && TYPE_NAME.test(t) ? t : 'other');
@@ -48,6 +86,63 @@ function isEmptyObject(value: unknown): boolean {
   if (!isObject(value)) return false;
   for (const _ in value) return false;
   return true;
+}
+
+/** Tool names Claude Code ships; any other name is reported as `mcp` (an `mcp__` prefix) or `other`. */
+const BUILT_IN_TOOLS = new Set([
+  'Agent',
+  'AskUserQuestion',
+  'Bash',
+  'BashOutput',
+  'Edit',
+  'EnterPlanMode',
+  'EnterWorktree',
+  'ExitPlanMode',
+  'ExitWorktree',
+  'Glob',
+  'Grep',
+  'KillBash',
+  'KillShell',
+  'LS',
+  'ListAgents',
+  'ListMcpResourcesTool',
+  'LSP',
+  'Monitor',
+  'MultiEdit',
+  'NotebookEdit',
+  'NotebookRead',
+  'Read',
+  'ReadMcpResourceTool',
+  'SendMessage',
+  'Skill',
+  'SlashCommand',
+  'Task',
+  'TaskCreate',
+  'TaskGet',
+  'TaskList',
+  'TaskOutput',
+  'TaskStop',
+  'TaskUpdate',
+  'TodoRead',
+  'TodoWrite',
+  'ToolSearch',
+  'WebFetch',
+  'WebSearch',
+  'Write',
+]);
+
+/** What may be said about a tool's name: the name itself when Claude Code ships it, else `mcp` or `other`. */
+export function toolClass(name: string): string {
+  if (BUILT_IN_TOOLS.has(name)) return name;
+  return name.startsWith('mcp__') ? 'mcp' : 'other';
+}
+
+/** `len` of an `__unparsedToolInput`: a non-negative safe integer, else null. `raw` is never touched. */
+function unparsedOf(input: Json): ToolUseFact['unparsed'] {
+  if (!Object.hasOwn(input, '__unparsedToolInput')) return null;
+  const u = input.__unparsedToolInput;
+  const len = isObject(u) && Object.hasOwn(u, 'len') ? u.len : undefined;
+  return { len: typeof len === 'number' && Number.isSafeInteger(len) && len >= 0 ? len : null };
 }
 
 function isInterrupt(text: string): boolean {
@@ -83,12 +178,26 @@ export class TranscriptBuilder {
   private readonly interrupts: number[] = [];
   private readonly prompts: number[] = [];
   private readonly diagnostics = new Map<string, VersionDiagnostics>();
+  private readonly compactBoundaries: number[] = [];
 
   private diagnosticsFor(version: unknown): VersionDiagnostics {
     const v = safeVersion(version);
     const key = v ?? '';
     let d = this.diagnostics.get(key);
-    if (!d) this.diagnostics.set(key, (d = { version: v, textRows: 0, toolUseRows: 0, unknownRowTypes: {}, unknownBlockTypes: {} }));
+    if (!d) {
+      d = {
+        version: v,
+        textRows: 0,
+        toolUseRows: 0,
+        unknownRowTypes: {},
+        unknownBlockTypes: {},
+        unknownSystemSubtypes: {},
+        compactionSplits: 0,
+        callsOpenAtEnd: 0,
+        rejectedToolInput: {},
+      };
+      this.diagnostics.set(key, d);
+    }
     return d;
   }
 
@@ -102,14 +211,26 @@ export class TranscriptBuilder {
   addRow(row: unknown, line: number): RowVerdict {
     if (!isObject(row)) return 'invalid_structure';
     const { type, timestamp } = row;
-    if (typeof timestamp === 'string') {
-      this.firstTimestamp ??= timestamp;
-      this.lastTimestamp = timestamp;
+    // Only a pattern-checked, canonical timestamp leaves the scanner (never the raw text).
+    const at = safeTimestamp(timestamp);
+    if (at !== null) {
+      this.firstTimestamp ??= at;
+      this.lastTimestamp = at;
     }
     if (this.sessionId === null && typeof row.sessionId === 'string') this.sessionId = row.sessionId;
     if (this.sidechain === null && typeof row.isSidechain === 'boolean') this.sidechain = row.isSidechain;
     if (type === 'assistant') return this.addAssistant(row, line);
     if (type === 'user') return this.addUser(row, line);
+    if (type === 'system') {
+      const subtype = row.subtype;
+      if (subtype === 'compact_boundary') this.compactBoundaries.push(line);
+      else if (subtype !== undefined && subtype !== null && !KNOWN_SYSTEM_SUBTYPES.has(subtype as string)) {
+        const d = this.diagnosticsFor(row.version);
+        const name = typeName(subtype);
+        d.unknownSystemSubtypes[name] = (d.unknownSystemSubtypes[name] ?? 0) + 1;
+      }
+      return 'ok';
+    }
     if (!KNOWN_ROW_TYPES.has(type as string)) {
       const d = this.diagnosticsFor(row.version);
       const name = typeName(type);
@@ -118,7 +239,7 @@ export class TranscriptBuilder {
     return 'ok';
   }
 
-  build(lineCount: number, endsWithNewline: boolean): TranscriptFile {
+  build(lineCount: number, endsWithNewline: boolean, salvaged: SalvagedLine[] = []): TranscriptFile {
     return {
       messages: this.messages,
       toolResults: this.toolResults,
@@ -132,6 +253,8 @@ export class TranscriptBuilder {
       interrupts: this.interrupts,
       prompts: this.prompts,
       diagnostics: [...this.diagnostics.values()],
+      compactBoundaries: this.compactBoundaries,
+      salvaged,
     };
   }
 
@@ -163,6 +286,7 @@ export class TranscriptBuilder {
         leak: null,
         retryExhausted: false,
         pairingError: null,
+        damaged: false,
       };
       this.byId.set(id, group);
       this.messages.push(group);
@@ -184,7 +308,13 @@ export class TranscriptBuilder {
       group.lastBlockType = blockType;
       if (block.type === 'tool_use') {
         if (typeof block.id !== 'string' || !isObject(block.input)) return 'invalid_structure';
-        group.toolUses.push({ id: block.id, emptyInput: isEmptyObject(block.input), line, name: typeof block.name === 'string' ? block.name : '' });
+        group.toolUses.push({
+          id: block.id,
+          emptyInput: isEmptyObject(block.input),
+          line,
+          name: typeof block.name === 'string' ? block.name : '',
+          unparsed: unparsedOf(block.input),
+        });
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (harness) {
           if (block.text === RETRY_EXHAUSTED) group.retryExhausted = true;
@@ -230,7 +360,17 @@ export class TranscriptBuilder {
         if (typeof block.tool_use_id !== 'string') return 'invalid_structure';
         if (isError !== undefined && typeof isError !== 'boolean') return 'invalid_structure';
         const text = firstText(block.content);
-        this.toolResults.push({ toolUseId: block.tool_use_id, isError: isError === true, line, internalError: text !== null && isInternalErrorResult(text) });
+        const failed = isError === true;
+        const toolUseResult = row.toolUseResult;
+        const denial = row.toolDenialKind ?? (isObject(toolUseResult) ? toolUseResult.toolDenialKind : undefined);
+        this.toolResults.push({
+          toolUseId: block.tool_use_id,
+          isError: failed,
+          line,
+          internalError: text !== null && isInternalErrorResult(text),
+          errorKind: failed ? errorKindOf(text, toolUseResult, denial) : null,
+          validation: failed && (isValidationRefusal(text) || (typeof toolUseResult === 'string' && isValidationRefusal(toolUseResult))),
+        });
       } else if (block.type === 'text' && typeof block.text === 'string' && isInterrupt(block.text)) {
         this.interrupts.push(line);
       }

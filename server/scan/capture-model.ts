@@ -43,4 +43,9 @@ export interface CaptureFile {
   messages: CaptureMessage[];
   /** stream-json only: tool_use blocks of the assembled `assistant` events. */
   assembled: AssembledToolUse[];
+  /** stream-json only: the `result` row's terminal_reason (pattern-checked; null when absent or odd) and its line. */
+  terminalReason: string | null;
+  resultLine: number | null;
+  /** session_id of the first row that has one; in memory only (the index stores a hash). */
+  sessionId: string | null;
 }

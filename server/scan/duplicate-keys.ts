@@ -33,23 +33,48 @@ export function countKeyTokens(text: string): number {
   return keys;
 }
 
-/** Number of own keys in every object of a parsed JSON value, at any depth. */
-export function countParsedKeys(value: unknown): number {
+/** Deepest nesting of arrays and objects a row may have (the same on every thread: no recursion). */
+export const MAX_NESTING_DEPTH = 512;
+
+/**
+ * Number of own keys in every object of a parsed JSON value, at any depth, or 'too_deep' when
+ * arrays/objects nest deeper than `maxDepth`. Iterative, with an explicit stack: a deep row
+ * can never overflow the call stack, whose size differs between the main thread and workers.
+ */
+export function inspectParsed(value: unknown, maxDepth = MAX_NESTING_DEPTH): number | 'too_deep' {
   if (value === null || typeof value !== 'object') return 0;
   let keys = 0;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      if (item !== null && typeof item === 'object') keys += countParsedKeys(item);
+  const values: object[] = [value];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const current = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth) return 'too_deep';
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) {
+        const item: unknown = current[i];
+        if (item !== null && typeof item === 'object') {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
     }
-    return keys;
-  }
-  for (const key in value) {
-    keys++;
-    const item = (value as Record<string, unknown>)[key];
-    if (item !== null && typeof item === 'object') keys += countParsedKeys(item);
+    for (const key in current) {
+      keys++;
+      const item = (current as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object') {
+        values.push(item);
+        depths.push(depth + 1);
+      }
+    }
   }
   return keys;
+}
+
+/** Number of own keys in every object of a parsed JSON value, at any depth (no depth limit). */
+export function countParsedKeys(value: unknown): number {
+  return inspectParsed(value, Number.POSITIVE_INFINITY) as number;
 }
 
 export function hasDuplicateKey(text: string, parsed: unknown): boolean {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import type { LineStarts } from './read-lines';
+import { openRegularFile } from './safe-open';
 
 /**
  * SHA-256 over the exact bytes of the given lines, in ascending order, each with its
@@ -9,7 +10,7 @@ import type { LineStarts } from './read-lines';
  */
 export function digestLines(path: string, lineStarts: LineStarts, lines: readonly number[]): string {
   const hash = createHash('sha256');
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd } = openRegularFile(path);
   try {
     for (const line of [...new Set(lines)].sort((a, b) => a - b)) {
       const [start, end] = lineStarts.span(line);

@@ -12,13 +12,19 @@ export const RETRY_NUDGES = [
 /** The text of the synthetic API-error row written when the one retry also failed. */
 export const RETRY_EXHAUSTED = "The model's tool call could not be parsed (retry also failed).";
 
-/** 400 errors about tool_use/tool_result pairing or tool input shape, with the kind reported for each. */
+/**
+ * 400 errors about tool_use/tool_result pairing or tool input shape, with the kind reported for
+ * each. Claude Code stores the raw API text, which puts backticks around names in some wordings
+ * ("`tool_use` ids were found without `tool_result` blocks") and none in others ("tool_use.input:
+ * Input should be a valid dictionary"); copies in issue threads lose them. So backticks are
+ * removed from the text before matching, and the phrases here carry none.
+ */
 export const PAIRING_ERRORS = [
   ['ids_without_results', 'tool_use ids were found without tool_result blocks'],
-  ['unexpected_tool_use_id', 'unexpected `tool_use_id`'],
+  ['unexpected_tool_use_id', 'unexpected tool_use_id'],
   ['duplicate_tool_use_ids', 'tool_use ids must be unique'],
   ['input_not_object', 'Tool use input must be a string or object'],
-  ['input_not_dictionary', '`tool_use.input`: Input should be a valid dictionary'],
+  ['input_not_dictionary', 'tool_use.input: Input should be a valid dictionary'],
 ] as const;
 
 /** Stray words reported before leaked markup; only the list entry is ever reported. */
@@ -36,6 +42,82 @@ export function isInternalErrorResult(text: string): boolean {
 
 export function pairingErrorKind(text: string): number | null {
   if (!text.startsWith('API Error: 400')) return null;
-  const i = PAIRING_ERRORS.findIndex(([, phrase]) => text.includes(phrase));
+  const plain = text.includes('`') ? text.replaceAll('`', '') : text;
+  const i = PAIRING_ERRORS.findIndex(([, phrase]) => plain.includes(phrase));
   return i < 0 ? null : i;
+}
+
+/**
+ * Why a refused call was refused, from the fixed wordings Claude Code writes in its error result
+ * (FORMAT.md §4 and §7, TAXONOMY §0, T5, T5u). Only the kind ever leaves the scanner.
+ * - missing_parameter: an InputValidationError naming a required parameter that is missing;
+ * - schema_not_loaded: a deferred tool called before its schema was loaded ("This tool's schema was not sent to the API");
+ * - no_such_tool: "No such tool available" (an unknown or unloaded name);
+ * - cancelled_sibling: a parallel sibling failed, so this call never ran;
+ * - permission_denied: the auto-mode classifier, a permission rule, an auto-mode outage, an approval still needed;
+ * - user_rejected: the user said no;
+ * - hook_blocked: a hook blocked or denied the call;
+ * - other: any other error (including validation errors that name no missing parameter).
+ */
+export const ERROR_KINDS = [
+  'missing_parameter',
+  'schema_not_loaded',
+  'no_such_tool',
+  'cancelled_sibling',
+  'permission_denied',
+  'user_rejected',
+  'hook_blocked',
+  'other',
+] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** Kinds that are someone's decision (a denial, a rejection, a hook) or a harness cancellation, not lost arguments. */
+export const NOT_LOST_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>([
+  'no_such_tool',
+  'cancelled_sibling',
+  'permission_denied',
+  'user_rejected',
+  'hook_blocked',
+]);
+
+// Order matters: the first pattern that matches decides (a deferred-schema refusal also names a missing parameter).
+const ERROR_KIND_PATTERNS: ReadonlyArray<readonly [ErrorKind, RegExp]> = [
+  ['schema_not_loaded', /This tool's schema was not sent to the API/],
+  ['no_such_tool', /^(?:<tool_use_error>)?(?:Error: )?No such tool available\b/],
+  ['cancelled_sibling', /^(?:<tool_use_error>)?(?:Sibling tool call errored|Cancelled: parallel tool call)/],
+  [
+    'user_rejected',
+    /^(?:<tool_use_error>)?(?:Error: )?(?:The user doesn't want to (?:proceed|take this action)|User rejected tool use|\[Request interrupted by user)/,
+  ],
+  [
+    'permission_denied',
+    /^(?:<tool_use_error>)?(?:Error: )?(?:Permission for this action was denied|Permission to use \S+ (?:with [^\n]* )?has been denied|This command requires approval|Claude requested permissions to |[^\n]{0,200} is temporarily unavailable, so auto mode cannot determine the safety of )/,
+  ],
+  [
+    'hook_blocked',
+    /^(?:<tool_use_error>)?(?:Error: )?(?:(?:Pre|Post)ToolUse:\S+ hook (?:error|blocking error|denied|blocked)|Hook (?:\S+ )?(?:denied|blocked) (?:this|the) tool|Blocked by (?:a )?hook)/,
+  ],
+  ['missing_parameter', /InputValidationError[\s\S]{0,2000}?(?:The required parameter `?[^`\n]{1,200}`? is missing|received undefined)/],
+];
+
+/** Denial kinds a harness writes in toolUseResult beside the text (`toolDenialKind`). */
+const DENIAL_KINDS: Record<string, ErrorKind> = { 'user-rejected': 'user_rejected', 'automode-unavailable': 'permission_denied' };
+
+/**
+ * The kind of an error result, from its text (the tool_result content) and, when the row has
+ * them, the sibling toolUseResult string and toolDenialKind.
+ */
+export function errorKindOf(text: string | null, toolUseResult: unknown, denialKind: unknown): ErrorKind {
+  if (typeof denialKind === 'string' && Object.hasOwn(DENIAL_KINDS, denialKind)) return DENIAL_KINDS[denialKind]!;
+  for (const candidate of [text, typeof toolUseResult === 'string' ? toolUseResult : null]) {
+    if (candidate === null) continue;
+    const head = candidate.length > 4000 ? candidate.slice(0, 4000) : candidate;
+    for (const [kind, pattern] of ERROR_KIND_PATTERNS) if (pattern.test(head)) return kind;
+  }
+  return 'other';
+}
+
+/** The result is a validation refusal (the harness checked the input and did not run the call). */
+export function isValidationRefusal(text: string | null): boolean {
+  return text !== null && (text.includes('InputValidationError') || text.includes("This tool's schema was not sent to the API"));
 }

@@ -1,7 +1,10 @@
-import { closeSync, constants, openSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import type { ScanErrorCode } from '../../shared/scan-errors';
-import { hasDuplicateKey } from './duplicate-keys';
+import { countKeyTokens, inspectParsed } from './duplicate-keys';
 import { LineStarts, readLines } from './read-lines';
+import { OpenError, openRegularFile } from './safe-open';
+import { splitDamagedLine } from './split-damaged-line';
+import type { SalvagedLine } from './transcript-model';
 
 export interface ScanFailure {
   code: ScanErrorCode;
@@ -10,7 +13,7 @@ export interface ScanFailure {
 }
 
 export type RowsOutcome =
-  | { status: 'ok'; lineStarts: LineStarts; lines: number; endsWithNewline: boolean; bytes: number }
+  | { status: 'ok'; lineStarts: LineStarts; lines: number; endsWithNewline: boolean; bytes: number; salvaged: SalvagedLine[] }
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   /** The last line is cut short (no \n, not yet a whole value): the file is still being written. */
   | { status: 'in_progress'; bytes: number; lines: number };
@@ -25,26 +28,55 @@ export interface RowReader {
 const BLANK = /^[ \t\r]*$/;
 
 /**
+ * The one 10-minute rule, shared by `scan` and `index`: a cut last line (no \n, not yet a whole
+ * value) in a file modified less than this long ago is "being written" (in_progress); in a file
+ * quiet (unmodified) for longer it will never be completed and fails as `unfinished_last_line`.
+ */
+export const QUIET_PERIOD_MS = 10 * 60 * 1000;
+
+export interface ReadOptions {
+  unfinishedLastLineMeansInProgress?: boolean;
+  /** Overrides QUIET_PERIOD_MS (tests). */
+  quietPeriodMs?: number;
+  /** The time the quiet period is measured from (default: the clock when the file is read). */
+  now?: number;
+  /** Overrides MAX_LINE_BYTES (tests). */
+  maxLineBytes?: number;
+  /** Read the complete rows of a damaged line instead of failing the file (the user's explicit choice). */
+  salvage?: boolean;
+}
+
+/**
  * The fail-closed reading every format shares: opened with O_NOFOLLOW (a file swapped for a
  * link is refused, not followed), read in chunks, and stopped at the first line that is not
  * UTF-8, not exactly one JSON value, has a duplicate key at any depth, or that the reader
  * refuses. With `unfinishedLastLineMeansInProgress`, a cut last line means "being written".
+ *
+ * A line that is not one JSON value is told apart (split-damaged-line.ts): two or more complete
+ * rows with no newline between them fail as `concatenated_rows`, anything else as
+ * `malformed_json`. With `salvage` (the user's explicit choice), such a line's complete rows are
+ * read and a torn piece is dropped; the line is listed in `salvaged`, so the file is labelled.
  */
-export function readJsonRows(path: string, reader: RowReader, options: { unfinishedLastLineMeansInProgress?: boolean } = {}): RowsOutcome {
+export function readJsonRows(path: string, reader: RowReader, options: ReadOptions = {}): RowsOutcome {
   let fd: number;
+  let mtimeMs: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: 0 };
+    ({
+      fd,
+      stat: { mtimeMs },
+    } = openRegularFile(path));
+  } catch (error) {
+    return { status: 'failed', failure: { code: error instanceof OpenError ? error.problem : 'unreadable', line: null }, bytes: 0 };
   }
   const lineStarts = new LineStarts();
   let failure: ScanFailure | null = null;
   let unfinished = false;
+  const salvaged: SalvagedLine[] = [];
   try {
     const outcome = readLines(
       fd,
       (text, line, terminated) => {
-        if (text.length === 0 || (text.charCodeAt(0) <= 0x20 && BLANK.test(text))) return 'continue';
+        if (text.charCodeAt(0) <= 0x20 && BLANK.test(text)) return 'ignore';
         const json = reader.jsonOf(text);
         if (json === 'skip') return 'continue';
         if (json === 'invalid') {
@@ -55,12 +87,33 @@ export function readJsonRows(path: string, reader: RowReader, options: { unfinis
         try {
           value = JSON.parse(json);
         } catch {
-          if (!terminated && options.unfinishedLastLineMeansInProgress) unfinished = true;
-          else failure = { code: 'malformed_json', line };
-          return 'stop';
+          if (!terminated && options.unfinishedLastLineMeansInProgress) {
+            unfinished = true;
+            return 'stop';
+          }
+          const damaged = splitDamagedLine(json);
+          const code = damaged.kind === 'concatenated' ? 'concatenated_rows' : 'malformed_json';
+          if (!options.salvage || damaged.kind === 'unreadable') {
+            failure = { code, line };
+            return 'stop';
+          }
+          for (const row of damaged.rows) {
+            const bad = keyFailure(row.json, row.value);
+            if (bad !== null) {
+              failure = { code: bad, line };
+              return 'stop';
+            }
+            if (reader.accept(row.value, line) !== 'ok') {
+              failure = { code: 'invalid_structure', line };
+              return 'stop';
+            }
+          }
+          salvaged.push({ code, line, rowsKept: damaged.rows.length, stubDropped: damaged.kind === 'torn' });
+          return 'continue';
         }
-        if (hasDuplicateKey(json, value)) {
-          failure = { code: 'duplicate_key', line };
+        const bad = keyFailure(json, value);
+        if (bad !== null) {
+          failure = { code: bad, line };
           return 'stop';
         }
         if (reader.accept(value, line) !== 'ok') {
@@ -70,18 +123,37 @@ export function readJsonRows(path: string, reader: RowReader, options: { unfinis
         return 'continue';
       },
       lineStarts,
+      options.maxLineBytes,
     );
     if (outcome.invalidUtf8Line !== null) {
       const cutLastLine = !outcome.endsWithNewline && outcome.invalidUtf8Line === outcome.lines;
       if (cutLastLine && options.unfinishedLastLineMeansInProgress) unfinished = true;
       else failure = { code: 'invalid_utf8', line: outcome.invalidUtf8Line };
     }
+    if (outcome.tooLongLine !== null) failure = { code: 'line_too_long', line: outcome.tooLongLine };
+    if (unfinished && failure === null && (options.now ?? Date.now()) - mtimeMs > (options.quietPeriodMs ?? QUIET_PERIOD_MS)) {
+      // Nobody has written to it for the quiet period: the cut line will never be completed.
+      failure = { code: 'unfinished_last_line', line: outcome.lines };
+      unfinished = false;
+    }
     if (unfinished) return { status: 'in_progress', bytes: outcome.bytes, lines: outcome.lines };
     if (failure !== null) return { status: 'failed', failure, bytes: outcome.bytes };
-    return { status: 'ok', lineStarts, lines: outcome.lines, endsWithNewline: outcome.endsWithNewline, bytes: outcome.bytes };
+    return { status: 'ok', lineStarts, lines: outcome.lines, endsWithNewline: outcome.endsWithNewline, bytes: outcome.bytes, salvaged };
   } catch {
     return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: 0 };
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A parsed row's nesting and keys: depth first (every later step may walk the value, and must
+ * not meet a nesting it cannot hold), then a duplicate key at any depth. Salvaged rows get the
+ * same checks as whole lines.
+ */
+function keyFailure(json: string, value: unknown): 'nesting_too_deep' | 'duplicate_key' | null {
+  if (value === null || typeof value !== 'object') return null;
+  const parsedKeys = inspectParsed(value);
+  if (parsedKeys === 'too_deep') return 'nesting_too_deep';
+  return countKeyTokens(json) !== parsedKeys ? 'duplicate_key' : null;
 }

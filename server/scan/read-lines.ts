@@ -1,32 +1,65 @@
 import { isUtf8 } from 'node:buffer';
 import { readSync } from 'node:fs';
 
-/** Where each line starts in the file, so evidence digests can re-read exact bytes later. */
+/**
+ * Where the lines a digest may need start and end, so evidence digests can re-read exact
+ * bytes later. Only lines the visitor kept are recorded (blank lines never are): memory
+ * follows the rows the detectors hold, not the number of newlines in the file.
+ */
 export class LineStarts {
-  private starts = new Float64Array(1024);
+  private lines = new Float64Array(256);
+  private starts = new Float64Array(256);
+  private lengths = new Uint32Array(256);
+  private kept = 0;
+  /** Every line of the file, kept or not. */
   count = 0;
   endOfData = 0;
 
-  push(offset: number): void {
-    if (this.count === this.starts.length) {
-      const grown = new Float64Array(this.starts.length * 2);
-      grown.set(this.starts);
-      this.starts = grown;
+  /** Records 1-based `line` as the bytes [start, start + length), its terminator included. */
+  push(line: number, start: number, length: number): void {
+    if (this.kept === this.lines.length) {
+      const size = this.kept * 2;
+      const lines = new Float64Array(size);
+      const starts = new Float64Array(size);
+      const lengths = new Uint32Array(size);
+      lines.set(this.lines);
+      starts.set(this.starts);
+      lengths.set(this.lengths);
+      this.lines = lines;
+      this.starts = starts;
+      this.lengths = lengths;
     }
-    this.starts[this.count++] = offset;
+    this.lines[this.kept] = line;
+    this.starts[this.kept] = start;
+    this.lengths[this.kept] = length;
+    this.kept++;
+  }
+
+  /** Lines recorded (blank lines are not). */
+  get recorded(): number {
+    return this.kept;
   }
 
   /** Byte range [start, end) of 1-based line `line`, terminator included. */
   span(line: number): [number, number] {
-    const start = this.starts[line - 1];
-    if (start === undefined || line < 1 || line > this.count) throw new RangeError(`no line ${line}`);
-    const end = line < this.count ? this.starts[line]! : this.endOfData;
-    return [start, end];
+    let lo = 0;
+    let hi = this.kept - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.lines[mid]!;
+      if (at === line) return [this.starts[mid]!, this.starts[mid]! + this.lengths[mid]!];
+      if (at < line) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    throw new RangeError(`no line ${line}`);
   }
 }
 
-/** `terminated` is false only for a last line with no \n after it. */
-export type LineVisitor = (text: string, line: number, terminated: boolean) => 'continue' | 'stop';
+/**
+ * `terminated` is false only for a last line with no \n after it. Empty lines are counted but
+ * not visited. 'ignore' continues without recording the line's place (a blank line).
+ */
+export type LineVisitor = (text: string, line: number, terminated: boolean) => 'continue' | 'ignore' | 'stop';
 
 export interface ReadOutcome {
   lines: number;
@@ -35,10 +68,14 @@ export interface ReadOutcome {
   bytes: number;
   /** Set when a line is not valid UTF-8; reading stopped there. */
   invalidUtf8Line: number | null;
+  /** Set when a line is longer than MAX_LINE_BYTES; reading stopped there, without holding it. */
+  tooLongLine: number | null;
   stoppedEarly: boolean;
 }
 
 const CHUNK = 4 * 1024 * 1024;
+/** Longest line read (V8 strings stop near 512 MiB; JSON.parse needs several times the text). */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**
@@ -54,7 +91,7 @@ const NEWLINE = 0x0a;
  */
 let sharedChunk: Buffer | null = null;
 
-export function readLines(fd: number, visit: LineVisitor, starts: LineStarts): ReadOutcome {
+export function readLines(fd: number, visit: LineVisitor, starts: LineStarts, maxLineBytes = MAX_LINE_BYTES): ReadOutcome {
   const chunk = (sharedChunk ??= Buffer.allocUnsafe(CHUNK));
   let carry: Buffer[] = [];
   let carryLength = 0;
@@ -63,15 +100,27 @@ export function readLines(fd: number, visit: LineVisitor, starts: LineStarts): R
 
   const emit = (buf: Buffer, start: number, end: number, lineOffset: number, terminated = true): 'continue' | 'stop' | 'bad' => {
     lineNo++;
-    starts.push(lineOffset);
+    // An empty line carries nothing: counted, never visited, never recorded.
+    if (end === start) return 'continue';
     const slice = buf.subarray(start, end);
     if (!isUtf8(slice)) return 'bad';
-    return visit(slice.toString('utf8'), lineNo, terminated);
+    const r = visit(slice.toString('utf8'), lineNo, terminated);
+    if (r === 'ignore') return 'continue';
+    starts.push(lineNo, lineOffset, end - start + (terminated ? 1 : 0));
+    return r;
   };
 
-  const finish = (endsWithNewline: boolean, invalid: boolean, stopped: boolean): ReadOutcome => {
+  const finish = (endsWithNewline: boolean, invalid: boolean, stopped: boolean, tooLong = false): ReadOutcome => {
     starts.endOfData = fileOffset;
-    return { lines: lineNo, endsWithNewline, bytes: fileOffset, invalidUtf8Line: invalid ? lineNo : null, stoppedEarly: stopped };
+    starts.count = lineNo;
+    return {
+      lines: lineNo,
+      endsWithNewline,
+      bytes: fileOffset,
+      invalidUtf8Line: invalid ? lineNo : null,
+      tooLongLine: tooLong ? lineNo + 1 : null,
+      stoppedEarly: stopped || tooLong,
+    };
   };
 
   for (;;) {
@@ -82,6 +131,7 @@ export function readLines(fd: number, visit: LineVisitor, starts: LineStarts): R
     fileOffset += n;
     let pos = 0;
     let nl = view.indexOf(NEWLINE, 0);
+    if (carryLength + (nl === -1 ? n : nl) > maxLineBytes) return finish(false, false, false, true);
     if (carryLength > 0 && nl !== -1) {
       carry.push(view.subarray(0, nl + 1));
       const whole = Buffer.concat(carry, carryLength + nl + 1);
@@ -93,11 +143,13 @@ export function readLines(fd: number, visit: LineVisitor, starts: LineStarts): R
       nl = view.indexOf(NEWLINE, pos);
     }
     while (nl !== -1) {
+      if (nl - pos > maxLineBytes) return finish(false, false, false, true);
       const r = emit(view, pos, nl, chunkStart + pos);
       if (r !== 'continue') return finish(true, r === 'bad', r === 'stop');
       pos = nl + 1;
       nl = view.indexOf(NEWLINE, pos);
     }
+    if (n - pos > maxLineBytes) return finish(false, false, false, true);
     if (pos < n) {
       // The rest of this chunk belongs to a line that continues: keep a copy, the chunk is reused.
       carry.push(Buffer.from(view.subarray(pos, n)));

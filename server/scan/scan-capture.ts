@@ -1,8 +1,9 @@
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
 import { CaptureBuilder } from './build-capture';
 import type { CaptureFile } from './capture-model';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
+import { openRegularFile } from './safe-open';
 
 export type FileFormat = 'transcript' | 'stream-json' | 'sse';
 
@@ -16,9 +17,10 @@ export function detectFormat(path: string): FileFormat {
   const fallback: FileFormat = path.endsWith('.ndjson') ? 'stream-json' : 'transcript';
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Non-blocking, regular files only: a FIFO named *.jsonl must not hang the peek.
+    fd = openRegularFile(path).fd;
   } catch {
-    return fallback; // the reader reports it as unreadable
+    return fallback; // the reader reports why
   }
   try {
     // A small peek: this runs on every file, and the first row's type is near its start.
@@ -55,7 +57,11 @@ export type CaptureScan =
 const SSE_FIELD = /^(event|id|retry):/;
 
 /** Reads a capture, fail-closed like transcripts (SSE: only `data:` lines carry JSON), and replays its events. */
-export function scanCapture(path: string, format: 'stream-json' | 'sse', options: { unfinishedLastLineMeansInProgress?: boolean } = {}): CaptureScan {
+export function scanCapture(
+  path: string,
+  format: 'stream-json' | 'sse',
+  options: { unfinishedLastLineMeansInProgress?: boolean; now?: number } = {},
+): CaptureScan {
   const builder = new CaptureBuilder(format);
   const rows = readJsonRows(
     path,

@@ -1,3 +1,5 @@
+import type { ErrorKind } from './harness-markers';
+
 /**
  * What the scanner keeps of one transcript file: structure and metadata, no payload.
  * Detectors are pure functions over this model. Ids (message.id, tool_use ids) stay in
@@ -12,6 +14,12 @@ export interface ToolUseFact {
   line: number;
   /** Tool name; kept in memory only, to tell repeated calls to one tool apart. */
   name: string;
+  /**
+   * The input holds the key `__unparsedToolInput`: Claude Code could not parse the streamed
+   * arguments and kept what arrived. Only `len` is read (null unless a sane non-negative safe
+   * integer); `raw` is payload and is never read, copied or measured.
+   */
+  unparsed: { len: number | null } | null;
 }
 
 export interface AssistantMessage {
@@ -45,6 +53,11 @@ export interface AssistantMessage {
   /** Harness-written text: the exhausted-retry marker, or a 400 pairing error (index into PAIRING_ERRORS). */
   retryExhausted: boolean;
   pairingError: number | null;
+  /**
+   * Salvage mode only: a dropped torn row could have been one of this message's rows (or the
+   * result of one of its calls), so the message counts in no numerator and no denominator.
+   */
+  damaged: boolean;
 }
 
 export interface HarnessNudge {
@@ -61,6 +74,10 @@ export interface ToolResultFact {
   line: number;
   /** The content says the result went missing through an internal error. */
   internalError: boolean;
+  /** For an error result: why the call was refused, by fixed patterns (see ERROR_KINDS); null for a success. */
+  errorKind: ErrorKind | null;
+  /** For an error result: it is a validation refusal (InputValidationError or an unloaded schema). */
+  validation: boolean;
 }
 
 /** Per Claude Code version, what the file's rows look like: for persistence-gap and new-format diagnostics. */
@@ -71,6 +88,24 @@ export interface VersionDiagnostics {
   /** Row types and content block types the scanner does not know (names pattern-checked), with counts. */
   unknownRowTypes: Record<string, number>;
   unknownBlockTypes: Record<string, number>;
+  /** System row subtypes the scanner does not know (pattern-checked names), with counts. */
+  unknownSystemSubtypes: Record<string, number>;
+  /** Calls without a result split from it by auto-compaction (a compact_boundary before the next model message). */
+  compactionSplits: number;
+  /** Calls without a result after which the file holds no other model message (copied or ended while the call ran). */
+  callsOpenAtEnd: number;
+  /** Calls with non-empty input refused by validation (the model's own mistakes, not lost arguments), by error kind. */
+  rejectedToolInput: Record<string, number>;
+}
+
+/** A damaged line read in salvage mode: its code, its line, and whether a torn row was dropped there. */
+export interface SalvagedLine {
+  code: 'concatenated_rows' | 'malformed_json';
+  line: number;
+  /** Complete rows kept from the line. */
+  rowsKept: number;
+  /** A torn row (not one complete JSON object on its own) was dropped. */
+  stubDropped: boolean;
 }
 
 export interface TranscriptFile {
@@ -94,4 +129,8 @@ export interface TranscriptFile {
   /** Lines of typed user prompts (string content, not harness-written): they end runs of calls. */
   prompts: number[];
   diagnostics: VersionDiagnostics[];
+  /** Lines of `system` rows with subtype compact_boundary (auto or manual compaction). */
+  compactBoundaries: number[];
+  /** Salvage mode: the damaged lines read around (empty otherwise). */
+  salvaged: SalvagedLine[];
 }

@@ -1,5 +1,7 @@
-import { type Dirent, lstatSync, readdirSync, type Stats } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
+import { listDirectory, OpenError, type RawEntry } from './safe-open';
 
 export interface TranscriptEntry {
   /** Absolute (or as-given) path used to open the file; never printed. */
@@ -10,7 +12,7 @@ export interface TranscriptEntry {
 
 export interface WalkProblem {
   name: string;
-  code: 'unreadable';
+  code: 'unreadable' | 'not_regular_file' | 'path_changed' | 'unsupported_file_name';
 }
 
 export interface WalkResult {
@@ -27,25 +29,74 @@ export const SCANNED_EXTENSIONS = ['.jsonl', '.ndjson', '.sse'] as const;
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
 
 /**
- * Lists the transcript and capture files under a directory, recursively, in a stable order. Symbolic
- * links, to files or folders, are counted and never followed; folders that cannot be read
- * are reported, never skipped in silence.
+ * A name that is not UTF-8, shown with its bytes escaped: printable ASCII as is, a backslash
+ * doubled, every other byte as \xNN. Two different names never give the same text.
  */
-export function walkDirectory(dir: string, prefix: string, out: WalkResult): void {
-  let entries: Dirent[];
+export function escapeNameBytes(raw: Buffer): string {
+  let out = '';
+  for (const b of raw) {
+    if (b === 0x5c) out += '\\\\';
+    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
+    else out += `\\x${b.toString(16).padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** Entries between two chances for an asynchronous walk to yield. */
+const ENTRIES_PER_STEP = 256;
+
+/**
+ * The walk, one step at a time (a generator, so the index can yield to the event loop between
+ * steps). Folders are listed through their descriptor and never through a link (safe-open);
+ * entries sort by their bytes, so the order is total and the same on every run.
+ */
+function* walkSteps(dir: string, prefix: string, out: WalkResult): Generator<void> {
+  let entries: RawEntry[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    out.problems.push({ name: prefix || '.', code: 'unreadable' });
+    entries = listDirectory(dir);
+  } catch (error) {
+    out.problems.push({ name: prefix || '.', code: error instanceof OpenError ? error.problem : 'unreadable' });
     return;
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => Buffer.compare(a.name, b.name));
+  let n = 0;
   for (const entry of entries) {
-    const path = join(dir, entry.name);
-    const name = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isSymbolicLink()) out.symlinksSkipped++;
-    else if (entry.isDirectory()) walkDirectory(path, name, out);
-    else if (entry.isFile() && scanned(entry.name)) out.files.push({ path, name });
+    if (++n % ENTRIES_PER_STEP === 0) yield;
+    const utf8 = isUtf8(entry.name);
+    const text = utf8 ? entry.name.toString('utf8') : escapeNameBytes(entry.name);
+    const name = prefix ? `${prefix}/${text}` : text;
+    if (entry.isSymbolicLink()) {
+      out.symlinksSkipped++;
+    } else if (entry.isDirectory()) {
+      if (utf8) yield* walkSteps(join(dir, text), name, out);
+      else out.problems.push({ name, code: 'unsupported_file_name' });
+    } else if (scanned(text)) {
+      if (!utf8) out.problems.push({ name, code: 'unsupported_file_name' });
+      else if (entry.isFile()) out.files.push({ path: join(dir, text), name });
+      // A FIFO, socket or device named like a transcript: listed and counted, never opened.
+      else out.problems.push({ name, code: 'not_regular_file' });
+    }
+  }
+  yield;
+}
+
+/**
+ * Lists the transcript and capture files under a directory, recursively, in a stable order. Symbolic
+ * links, to files or folders, are counted and never followed; folders that cannot be read
+ * and entries that cannot be read as transcripts are reported, never skipped in silence.
+ */
+export function walkDirectory(dir: string, prefix: string, out: WalkResult): void {
+  for (const _ of walkSteps(dir, prefix, out));
+}
+
+/** The same walk, yielding to the event loop at least every `sliceMs` of work (for the server). */
+export async function walkDirectoryAsync(dir: string, prefix: string, out: WalkResult, sliceMs = 20): Promise<void> {
+  let since = performance.now();
+  for (const _ of walkSteps(dir, prefix, out)) {
+    if (performance.now() - since >= sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
   }
 }
 
@@ -79,14 +130,22 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
     }
     if (stat.isSymbolicLink()) throw new InputError(`${position} is a symbolic link; links are never followed, give the real path`);
     const label = inputs.length === 1 ? '' : labels[i]!;
+    // Files are opened by their real path (safe-open refuses any other), so a parent folder
+    // that is a link (e.g. a symlinked home) is resolved once, here, from what the user named.
+    let real: string;
+    try {
+      real = realpathSync(input);
+    } catch {
+      throw new InputError(`${position} cannot be read`);
+    }
     if (stat.isDirectory()) {
       const before = out.problems.length;
-      walkDirectory(input, label, out);
+      walkDirectory(real, label, out);
       if (out.problems.length > before && out.problems[before]!.name === (label || '.')) {
         throw new InputError(`${position} cannot be read`);
       }
     } else if (stat.isFile()) {
-      out.files.push({ path: input, name: label ? `${label}/${basename(input)}` : basename(input) });
+      out.files.push({ path: real, name: label ? `${label}/${basename(input)}` : basename(input) });
     } else {
       throw new InputError(`${position} is neither a file nor a folder`);
     }

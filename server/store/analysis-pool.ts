@@ -7,8 +7,8 @@ import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
 import { projectRoot } from '../project-root';
 
 export interface Analyser {
-  /** Analyses a batch of files (one task per batch, so thousands of small files cost few round trips). */
-  analyse(paths: string[]): Promise<FileAnalysis[]>;
+  /** Analyses a batch of files (one task per batch, so thousands of small files cost few round trips); `salvage[i]` per file. */
+  analyse(paths: string[], salvage?: boolean[]): Promise<FileAnalysis[]>;
   close(): Promise<void>;
 }
 
@@ -43,7 +43,7 @@ function bundleWorker(): { file: string; dispose: () => void } {
 /** Parse and detect in worker threads, one per core; results come back to the single writer. */
 export function workerAnalyser(threads = availableParallelism()): Analyser {
   const bundle = bundleWorker();
-  const pool = new Piscina<string[], FileAnalysis[]>({
+  const pool = new Piscina<string[] | { paths: string[]; salvage: boolean[] }, FileAnalysis[]>({
     filename: bundle.file,
     // Start every thread at once, so neither core waits for a late one.
     minThreads: Math.max(1, threads),
@@ -52,7 +52,7 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
     execArgv: [],
   });
   return {
-    analyse: (paths) => pool.run(paths),
+    analyse: (paths, salvage) => pool.run(salvage?.some(Boolean) ? { paths, salvage } : paths),
     close: async () => {
       await pool.destroy();
       bundle.dispose();
@@ -63,12 +63,12 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
 /** Same work on the calling thread: cheaper than starting workers for a handful of small files. */
 export function inlineAnalyser(): Analyser {
   return {
-    analyse: async (paths) => {
+    analyse: async (paths, salvage) => {
       const out: FileAnalysis[] = [];
-      for (const path of paths) {
+      for (const [i, path] of paths.entries()) {
         // Yield to the event loop between files, so a server stays responsive and progress flows.
         await new Promise((resolve) => setImmediate(resolve));
-        out.push(analyseFile(path, { forIndex: true }));
+        out.push(analyseFile(path, { forIndex: true, salvage: salvage?.[i] === true }));
       }
       return out;
     },

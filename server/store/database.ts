@@ -1,39 +1,135 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { projectRoot } from '../project-root';
+import { DatabaseError, describeDatabaseError, isSqliteCode } from './database-errors';
+
+export { DatabaseError, describeDatabaseError };
 
 export type Db = Database.Database;
 
 const migrationsDir = join(projectRoot, 'server/store/migrations');
 
 /**
+ * How long a connection waits for another one's write lock before SQLITE_BUSY. Write
+ * transactions are short (one file each), so this only covers a rebuild of the denominators
+ * by another process on a large index.
+ */
+export const BUSY_TIMEOUT_MS = 30_000;
+
+interface Migration {
+  version: number;
+  sql: string;
+}
+
+function migrations(): Migration[] {
+  return readdirSync(migrationsDir)
+    .filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name))
+    .sort()
+    .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(join(migrationsDir, name), 'utf8') }));
+}
+
+/** The schema version this build writes (its highest migration). */
+export function latestSchemaVersion(): number {
+  return migrations().reduce((v, m) => Math.max(v, m.version), 0);
+}
+
+/**
  * Opens (creating if needed) an index database: WAL so the dashboard reads while an index
- * runs, foreign keys on, and every pending numbered migration applied in one transaction.
+ * runs, foreign keys on, a busy timeout (set first, so even switching to WAL waits for
+ * another process instead of failing), and every pending numbered migration applied in one
+ * BEGIN IMMEDIATE transaction that re-reads the version inside it: two processes opening a
+ * fresh database at once migrate it once. A database written by a newer build is refused.
  */
 export function openDatabase(path: string): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db);
-  return db;
+  try {
+    const db = new Database(path);
+    try {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.pragma('foreign_keys = ON');
+      checkNotFuture(db);
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db);
+      ensureSalt(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return db;
+  } catch (error) {
+    throw describeDatabaseError(error) ?? error;
+  }
+}
+
+function checkNotFuture(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = latestSchemaVersion();
+  if (current > latest) {
+    throw new DatabaseError(
+      'future_schema',
+      `this index database has schema version ${current}, newer than this build's ${latest}: update tool-call-forensics, or use another --db`,
+    );
+  }
 }
 
 function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  const pending = readdirSync(migrationsDir)
-    .filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name))
-    .sort()
-    .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(join(migrationsDir, name), 'utf8') }))
-    .filter((m) => m.version > current);
-  if (pending.length === 0) return;
+  const all = migrations();
+  const latest = all.reduce((v, m) => Math.max(v, m.version), 0);
+  if ((db.pragma('user_version', { simple: true }) as number) >= latest) return;
   db.transaction(() => {
-    for (const m of pending) {
+    // Another process may have migrated between our read and our lock: read again, under the lock.
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > latest) checkNotFuture(db);
+    for (const m of all.filter((m) => m.version > current)) {
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
     }
-  })();
+  }).immediate();
+}
+
+const SALT_KEY = 'pseudonym_salt';
+
+/**
+ * The export pseudonyms' salt is written when the database is made (or first opened
+ * writable), so a read-only database or folder can still export. Older read-only databases
+ * without one are left as they are (export then says why it cannot pseudonymize).
+ */
+function ensureSalt(db: Db): void {
+  if (db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(SALT_KEY)) return;
+  try {
+    db.transaction(() => {
+      db.prepare<[string, string]>('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run(SALT_KEY, randomBytes(32).toString('hex'));
+    }).immediate();
+  } catch (error) {
+    if (!isSqliteCode(error, 'SQLITE_READONLY')) throw error;
+  }
+}
+
+/**
+ * Opens an existing index for reading only, for the commands that only read (`report`, `export`,
+ * `verify`): never creates the file (SqliteError SQLITE_CANTOPEN when it is missing). An index of an
+ * older schema is upgraded first, through openDatabase, since the queries need the current one.
+ */
+export function openDatabaseReadOnly(path: string): Db {
+  const open = () => new Database(path, { readonly: true, fileMustExist: true });
+  let db = open();
+  const latest = Math.max(0, ...readdirSync(migrationsDir).map((name) => (/^\d{3}_[a-z0-9_]+\.sql$/.test(name) ? Number(name.slice(0, 3)) : 0)));
+  if ((db.pragma('user_version', { simple: true }) as number) > latest) {
+    // Written by a newer build: refused, as openDatabase refuses it.
+    db.close();
+    throw new DatabaseError(
+      'future_schema',
+      `this index database has a schema newer than this build's ${latest}: update tool-call-forensics, or use another --db`,
+    );
+  }
+  if ((db.pragma('user_version', { simple: true }) as number) < latest) {
+    db.close();
+    openDatabase(path).close();
+    db = open();
+  }
+  db.pragma('busy_timeout = 5000');
+  return db;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from '../scan/safe-open';
 
 const EDGE = 4096;
 
@@ -9,19 +10,24 @@ const EDGE = 4096;
  * an unchanged corpus costs almost nothing.
  */
 export function fileFingerprint(path: string, size: number): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const { fd } = openRegularFile(path);
   try {
-    const hash = createHash('sha256').update(String(size));
-    const head = Buffer.alloc(Math.min(EDGE, size));
-    readSync(fd, head, 0, head.length, 0);
-    hash.update(head);
-    if (size > EDGE) {
-      const tail = Buffer.alloc(Math.min(EDGE, size - EDGE));
-      readSync(fd, tail, 0, tail.length, size - tail.length);
-      hash.update(tail);
-    }
-    return hash.digest('hex');
+    return fingerprintOpenFile(fd, size);
   } finally {
     closeSync(fd);
   }
+}
+
+/** The same, from a descriptor already open (and checked) by the caller. */
+export function fingerprintOpenFile(fd: number, size: number): string {
+  const hash = createHash('sha256').update(String(size));
+  const head = Buffer.alloc(Math.min(EDGE, size));
+  readSync(fd, head, 0, head.length, 0);
+  hash.update(head);
+  if (size > EDGE) {
+    const tail = Buffer.alloc(Math.min(EDGE, size - EDGE));
+    readSync(fd, tail, 0, tail.length, size - tail.length);
+    hash.update(tail);
+  }
+  return hash.digest('hex');
 }

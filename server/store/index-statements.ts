@@ -63,16 +63,20 @@ export function prepareIndexStatements(db: Db) {
     deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),
     deleteFile: db.prepare<[number]>('DELETE FROM files WHERE id = ?'),
     deleteDiagnosticsOfFile: db.prepare<[number]>('DELETE FROM file_diagnostics WHERE file_id = ?'),
-    insertDiagnostics: db.prepare<[number, string, number, number, string, string]>(
-      'INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types) VALUES (?, ?, ?, ?, ?, ?)',
+    insertDiagnostics: db.prepare<[number, string, number, number, string, string, number, number, string, string]>(
+      `INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types,
+                                     compaction_splits, calls_open_at_end, rejected_tool_input, unknown_system_subtypes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    // Salvage label and capture terminal reason, written after the file's row (separately, so the upsert stays as it is).
+    setFileExtras: db.prepare<[number, string | null, string | null, number]>('UPDATE files SET salvaged = ?, damage = ?, terminal_reason = ? WHERE id = ?'),
     cellId: db.prepare<[string, string, string, number], { id: number }>('SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?'),
     insertCell: db.prepare<[string, string, string, number], { id: number }>(
       'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',
     ),
-    insertMessage: db.prepare<[number, bigint, number, number]>(
+    insertMessage: db.prepare<[number, bigint, number, number, number, number, number]>(
       // A message id repeated inside one file is one message: the first row keeps it.
-      'INSERT OR IGNORE INTO messages (file_id, message_hash, cell_id, tool_use_turn) VALUES (?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO messages (file_id, message_hash, cell_id, tool_use_turn, stop_known, capture, synthetic) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
     insertFinding: db.prepare<{
       file_id: number;
@@ -90,6 +94,10 @@ export function prepareIndexStatements(db: Db) {
                              signed_thinking, message_hash, details)
         VALUES (@file_id, @code, @first_line, @last_line, @source_lines, @evidence_sha256, @cell_id, @block_types,
                 @signed_thinking, @message_hash, @details)`),
+    // How the session's last turn ended (migration 008); all null for failed, in-progress and capture files.
+    setSessionEnd: db.prepare<[{ end: string | null; version: string | null; model: string | null; day: string | null }, number]>(
+      'UPDATE files SET session_end = @end, session_end_version = @version, session_end_model = @model, session_end_day = @day WHERE id = ?',
+    ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     startScan: db.prepare<[number | null, string], { id: number }>("INSERT INTO scans (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id"),
@@ -112,11 +120,13 @@ export function prepareIndexStatements(db: Db) {
         WHERE id = @id`),
     clearRootCells: db.prepare<[]>('DELETE FROM root_cells'),
     // Each message counted once per root: the copy in the file whose first row is earliest, then the smallest path.
+    // Synthetic (harness-written) messages count only as synthetic_messages, in no denominator.
     rebuildRootCells: db.prepare<[]>(`
-      INSERT INTO root_cells (root_id, cell_id, assistant_messages, tool_use_turns)
-      SELECT root_id, cell_id, count(*), sum(tool_use_turn)
+      INSERT INTO root_cells (root_id, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages, synthetic_messages)
+      SELECT root_id, cell_id, count(*) - sum(synthetic), sum(tool_use_turn * (1 - synthetic)), sum(stop_known * (1 - synthetic)),
+             sum(capture * (1 - synthetic)), sum(synthetic)
       FROM (
-        SELECT f.root_id, m.cell_id, m.tool_use_turn,
+        SELECT f.root_id, m.cell_id, m.tool_use_turn, m.stop_known, m.capture, m.synthetic,
                row_number() OVER (PARTITION BY f.root_id, m.message_hash
                                   ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
         FROM messages m JOIN files f ON f.id = m.file_id

@@ -1,9 +1,10 @@
-import { lstatSync, type Stats } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { basename, parse, resolve, sep } from 'node:path';
 import type { Db } from './database';
+import { IndexBusyError, indexLockHolder } from './index-lock';
 import { prepareIndexStatements, type RootRow } from './index-statements';
 
-export type RootProblem = 'not_found' | 'not_directory' | 'symlink' | 'unreadable';
+export type RootProblem = 'not_found' | 'not_directory' | 'symlink' | 'symlink_parent' | 'unreadable' | 'overlapping_root' | 'filesystem_root';
 
 /** A folder that cannot be a root. Its message never repeats the path. */
 export class RootError extends Error {
@@ -14,12 +15,19 @@ export class RootError extends Error {
         not_directory: 'the path is not a folder',
         symlink: 'the path is a symbolic link; links are never followed, give the real folder',
         unreadable: 'the folder cannot be read',
+        symlink_parent: 'a folder on the path is a symbolic link; links are never followed, give the real path',
+        overlapping_root: 'the folder is inside, or contains, a folder already added; each file is counted under one folder only',
+        filesystem_root: 'the filesystem root cannot be a folder to index; give the folder that holds the transcripts',
       }[problem],
     );
   }
 }
 
-/** Checks that `path` is an existing folder and not a symbolic link; returns it absolute. */
+/**
+ * Checks that `path` is an existing folder reached without any symbolic link (neither it nor
+ * a folder above it), and not the filesystem root; returns it absolute, which is then its
+ * real path.
+ */
 export function validateRootPath(path: string): string {
   const absolute = resolve(path);
   let stat: Stats;
@@ -30,8 +38,18 @@ export function validateRootPath(path: string): string {
   }
   if (stat.isSymbolicLink()) throw new RootError('symlink');
   if (!stat.isDirectory()) throw new RootError('not_directory');
-  return absolute;
+  let real: string;
+  try {
+    real = realpathSync(absolute);
+  } catch {
+    throw new RootError('unreadable');
+  }
+  if (real !== absolute) throw new RootError('symlink_parent');
+  if (parse(real).root === real) throw new RootError('filesystem_root');
+  return real;
 }
+
+const inside = (child: string, parent: string) => child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
 
 /**
  * Adds a folder as a root (or returns it when already added). Its label, shown instead of the
@@ -42,6 +60,7 @@ export function addRoot(db: Db, path: string, label?: string): RootRow {
   const st = prepareIndexStatements(db);
   const existing = st.rootByPath.get(absolute);
   if (existing) return existing;
+  if (st.allRoots.all().some((r) => inside(absolute, r.path) || inside(r.path, absolute))) throw new RootError('overlapping_root');
   const base = (label ?? basename(absolute)).trim() || 'root';
   let candidate = base;
   for (let n = 2; st.labelTaken.get(candidate)!.n > 0; n++) candidate = `${base}-${n}`;
@@ -49,9 +68,18 @@ export function addRoot(db: Db, path: string, label?: string): RootRow {
   return st.rootById.get(id)!;
 }
 
-/** Removes a root and, through the schema's cascades, every row indexed from it. */
+/**
+ * Removes a root and, through the schema's cascades, every row indexed from it. Refused with
+ * IndexBusyError while an index run (this process's or another's) holds the database.
+ */
 export function removeRoot(db: Db, id: number): boolean {
-  return db.prepare<[number]>('DELETE FROM roots WHERE id = ?').run(id).changes > 0;
+  return db
+    .transaction(() => {
+      const holder = indexLockHolder(db);
+      if (holder) throw new IndexBusyError(holder.pid);
+      return db.prepare<[number]>('DELETE FROM roots WHERE id = ?').run(id).changes > 0;
+    })
+    .immediate();
 }
 
 /** Removes every root but one (the demo database keeps only the bundled corpus). */

@@ -1,11 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { ScanState } from '../../shared/api-schemas';
 import type { Db } from './database';
+import { describeDatabaseError } from './database';
+import { IndexBusyError, tryAcquireIndexLock } from './index-lock';
 import { type IndexProgress, type IndexSummary, indexRoots } from './index-roots';
 
 export class ScanBusyError extends Error {
-  constructor() {
-    super('a scan is already running');
+  constructor(message = 'a scan is already running') {
+    super(message);
   }
 }
 
@@ -44,6 +46,7 @@ export class ScanRunner extends EventEmitter {
     private readonly db: Db,
     private readonly analyser: 'auto' | 'workers' | 'inline' = 'auto',
     private readonly progressIntervalMs = 100,
+    private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
   ) {
     super();
     this.setMaxListeners(100);
@@ -60,12 +63,22 @@ export class ScanRunner extends EventEmitter {
   /** Starts indexing all roots, or one; resolves when it ends. Throws ScanBusyError when one runs. */
   start(rootId?: number): { state: ScanState; done: Promise<IndexSummary | null> } {
     if (this.running) throw new ScanBusyError();
+    // The database's index lock, taken now: when a CLI run holds it, the caller hears so at
+    // once (409) instead of a scan that waits or fails later.
+    let lock: ReturnType<typeof tryAcquireIndexLock>;
+    try {
+      lock = tryAcquireIndexLock(this.db);
+    } catch (error) {
+      if (error instanceof IndexBusyError) throw new ScanBusyError(error.message);
+      throw error;
+    }
     const startedAt = new Date();
     this.state = { ...IDLE, state: 'running', root_id: rootId ?? null, phase: 'walking', started_at: startedAt.toISOString() };
     this.publish(true);
     const done = indexRoots(this.db, {
       rootIds: rootId === undefined ? undefined : [rootId],
       analyser: this.analyser,
+      lock,
       onProgress: (p) => this.onProgress(p),
     }).then(
       (summary) => {
@@ -83,7 +96,10 @@ export class ScanRunner extends EventEmitter {
         this.publish(true);
         return summary;
       },
-      () => {
+      (error: unknown) => {
+        // Never silent: the reason goes to the server's log, by kind only (a message could hold a path).
+        const known = describeDatabaseError(error);
+        this.log(`scan failed: ${known ? `${known.code}: ${known.message}` : `internal failure (${error instanceof Error ? error.name : 'unknown'})`}`);
         this.state = { ...this.state, state: 'failed', finished_at: new Date().toISOString() };
         this.publish(true);
         return null;

@@ -1,4 +1,5 @@
 import type { Db } from './database';
+import { tryAcquireIndexLock } from './index-lock';
 import { type TeamMachineRow, teamStatements } from './team-statements';
 
 /** One machine's aggregates, already read and checked (see server/team/aggregate-format.ts). */
@@ -13,6 +14,7 @@ export interface TeamMachineAggregates {
     tool_use_turns: number;
     stop_known_messages: number;
     capture_messages: number;
+    synthetic_messages: number;
     /** Counted findings per code, only codes with at least one. */
     findings: Record<string, number>;
   }>;
@@ -25,14 +27,13 @@ export class TeamImportError extends Error {}
  * rows replaced (never added to), and any failure leaves the database as it was. Refuses a
  * database that holds a local index: the team's sums would count this machine's messages twice
  * as soon as its own export is among the files.
+ *
+ * Takes the database's index lock first and refuses (IndexBusyError) while an index run holds
+ * it: that run may be adding folders, which the check above must see. The write is one
+ * BEGIN IMMEDIATE transaction (it takes the write lock before reading), as every write is.
  */
 export function writeTeamAggregates(db: Db, machines: readonly TeamMachineAggregates[], importedAt: string): void {
   const st = teamStatements(db);
-  if (st.localRoots.get()!.n > 0) {
-    throw new TeamImportError(
-      'this database holds a local index (it has folders); import team aggregates into a database of their own (the default team database, or --db team.db)',
-    );
-  }
   const cellIds = new Map<string, number>();
   const cellIdOf = (day: string, version: string, model: string, sidechain: number) => {
     const key = `${day}\u0000${version}\u0000${model}\u0000${sidechain}`;
@@ -43,24 +44,35 @@ export function writeTeamAggregates(db: Db, machines: readonly TeamMachineAggreg
     }
     return id;
   };
-  db.transaction(() => {
-    for (const m of machines) {
-      st.deleteMachine.run(m.machine.machine);
-      const machineId = st.insertMachine.get({ ...m.machine, imported_at: importedAt })!.id;
-      for (const c of m.cells) {
-        const cellId = cellIdOf(c.day, c.version, c.model, c.sidechain);
-        st.insertTeamCell.run({
-          machine_id: machineId,
-          cell_id: cellId,
-          assistant_messages: c.assistant_messages,
-          tool_use_turns: c.tool_use_turns,
-          stop_known_messages: c.stop_known_messages,
-          capture_messages: c.capture_messages,
-        });
-        for (const [code, findings] of Object.entries(c.findings)) st.insertTeamFinding.run({ machine_id: machineId, cell_id: cellId, code, findings });
+  const lock = tryAcquireIndexLock(db);
+  try {
+    db.transaction(() => {
+      if (st.localRoots.get()!.n > 0) {
+        throw new TeamImportError(
+          'this database holds a local index (it has folders); import team aggregates into a database of their own (the default team database, or --db team.db)',
+        );
       }
-    }
-  })();
+      for (const m of machines) {
+        st.deleteMachine.run(m.machine.machine);
+        const machineId = st.insertMachine.get({ ...m.machine, imported_at: importedAt })!.id;
+        for (const c of m.cells) {
+          const cellId = cellIdOf(c.day, c.version, c.model, c.sidechain);
+          st.insertTeamCell.run({
+            machine_id: machineId,
+            cell_id: cellId,
+            assistant_messages: c.assistant_messages,
+            tool_use_turns: c.tool_use_turns,
+            stop_known_messages: c.stop_known_messages,
+            capture_messages: c.capture_messages,
+            synthetic_messages: c.synthetic_messages,
+          });
+          for (const [code, findings] of Object.entries(c.findings)) st.insertTeamFinding.run({ machine_id: machineId, cell_id: cellId, code, findings });
+        }
+      }
+    }).immediate();
+  } finally {
+    lock.release();
+  }
 }
 
 /** The machines a team database holds, for the import summary. */

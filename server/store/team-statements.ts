@@ -50,8 +50,9 @@ export function prepareTeamStatements(db: Db) {
       tool_use_turns: number;
       stop_known_messages: number;
       capture_messages: number;
-    }>(`INSERT INTO team_cells (machine_id, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages)
-        VALUES (@machine_id, @cell_id, @assistant_messages, @tool_use_turns, @stop_known_messages, @capture_messages)`),
+      synthetic_messages: number;
+    }>(`INSERT INTO team_cells (machine_id, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages, synthetic_messages)
+        VALUES (@machine_id, @cell_id, @assistant_messages, @tool_use_turns, @stop_known_messages, @capture_messages, @synthetic_messages)`),
     insertTeamFinding: db.prepare<{ machine_id: number; cell_id: number; code: string; findings: number }>(
       'INSERT INTO team_findings (machine_id, cell_id, code, findings) VALUES (@machine_id, @cell_id, @code, @findings)',
     ),

@@ -48,11 +48,21 @@ export interface AggregateRow {
   tool_use_turns: number;
   stop_known_messages: number;
   capture_messages: number;
+  /** Harness-written messages (`<synthetic>` model or API error notices): in no denominator, reported beside them. */
+  synthetic_messages: number;
 }
 
 /** Columns in file order; the Parquet schema and the row check follow it. */
 export const STRING_COLUMNS = ['machine', 'day', 'version', 'model', 'thread', 'code', 'opportunity'] as const;
-export const COUNT_COLUMNS = ['findings', 'opportunities', 'assistant_messages', 'tool_use_turns', 'stop_known_messages', 'capture_messages'] as const;
+export const COUNT_COLUMNS = [
+  'findings',
+  'opportunities',
+  'assistant_messages',
+  'tool_use_turns',
+  'stop_known_messages',
+  'capture_messages',
+  'synthetic_messages',
+] as const;
 const HEADER_COUNTS = ['files_ok', 'files_damaged', 'files_excluded', 'rows'] as const;
 const HEADER_FIELDS = ['format', 'schema_version', 'machine', 'exported_at', 'tool_version', 'detector_definitions_version', ...HEADER_COUNTS];
 const ROW_FIELDS = [...STRING_COLUMNS, ...COUNT_COLUMNS].sort();
@@ -89,6 +99,7 @@ export function buildAggregates(facts: AggregateFacts, machine: string, toolVers
         tool_use_turns: cell.tool_use_turns,
         stop_known_messages: cell.stop_known_messages,
         capture_messages: cell.capture_messages,
+        synthetic_messages: cell.synthetic_messages,
       });
     }
   }
@@ -200,6 +211,7 @@ export function toMachineAggregates(a: Aggregates, where: string): TeamMachineAg
         tool_use_turns: r.tool_use_turns,
         stop_known_messages: r.stop_known_messages,
         capture_messages: r.capture_messages,
+        synthetic_messages: r.synthetic_messages,
         findings: {},
       };
       cells.set(cellKey, cell);
@@ -207,7 +219,8 @@ export function toMachineAggregates(a: Aggregates, where: string): TeamMachineAg
       cell.assistant_messages !== r.assistant_messages ||
       cell.tool_use_turns !== r.tool_use_turns ||
       cell.stop_known_messages !== r.stop_known_messages ||
-      cell.capture_messages !== r.capture_messages
+      cell.capture_messages !== r.capture_messages ||
+      cell.synthetic_messages !== r.synthetic_messages
     ) {
       throw new AggregateFileError(`${where}, row ${i + 1}: the cell's denominators differ from an earlier row of the same cell`);
     }

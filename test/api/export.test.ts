@@ -75,7 +75,7 @@ describe('evidence report', () => {
       } else {
         expect(r.headers['content-type']).toContain('text/markdown');
         expect(r.body).toContain(`Redaction: files=${want.files}, lines=${want.lines}, digests=${want.digests}, models=${want.models}.`);
-        expect(r.body).toContain('| version | assistant messages | tool-use turns |');
+        expect(r.body).toContain('| version | tool-use turns |');
       }
       if (want.files !== 'keep') for (const name of fileNames) expect(r.body).not.toContain(name.split('/').pop()!);
       if (want.models === 'generalize') {

@@ -52,6 +52,9 @@ const ENDPOINTS = [
   '/api/regressions',
   '/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42',
   '/api/compare?a=2026-05-01..2026-05-20&b=2026-05-21..2026-07-01',
+  '/api/session-ends',
+  '/api/session-ends?dimension=model',
+  '/api/session-ends?dimension=day',
 ];
 
 describe('no GET endpoint carries payload or an absolute path', () => {

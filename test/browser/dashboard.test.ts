@@ -9,7 +9,7 @@ import { openDatabase } from '../../server/store/database';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
-import type { RatesResponse, SummaryResponse, TimelineResponse } from '../../shared/api-schemas';
+import type { RatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
@@ -24,6 +24,7 @@ const PAGES = [
   ['evidence', '/evidence'],
   ['files', '/files'],
   ['sources', '/sources'],
+  ['glossary', '/glossary'],
 ] as const;
 
 describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard in a real browser (Debian Chromium)', () => {
@@ -105,15 +106,27 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     expect(overflow).toBeLessThanOrEqual(1);
   });
 
-  it('draws one denominator bar per day with tool-use turns, and one version marker per version, as the API says', async () => {
+  it('draws one denominator bar per day with tool-use turns, a line per code with findings, and a marker only where a verdict names a version', async () => {
     const timeline = await api<TimelineResponse>('/api/timeline');
-    const page = await open('/timeline');
+    const summary = await api<SummaryResponse>('/api/summary');
+    const page = await open('/timeline?bucket=day');
     await page.locator('[data-testid="timeline-chart"] .recharts-bar-rectangle').first().waitFor();
     const bars = await page.locator('[data-testid="timeline-chart"] .denominator-bar .recharts-bar-rectangle').count();
     expect(bars).toBe(timeline.rows.filter((r) => r.key !== null && r.tool_use_turns > 0).length);
+    const regressions = await api<RegressionsResponse>('/api/regressions');
+    const named = new Set(regressions.cards.filter((c) => c.strength !== 'insufficient' && c.first_bad).map((c) => c.first_bad));
+    expect(named.size).toBeGreaterThan(0);
     const markers = await page.locator('[data-testid="timeline-chart"] .version-marker').count();
-    expect(markers).toBe(timeline.version_markers.length);
-    expect(await page.locator('[data-testid="timeline-chart"] .rate-line').count()).toBe(FINDING_CODES.length);
+    // One per named version or day (a day that is also a version's first day is drawn once); no others.
+    expect(markers).toBeGreaterThanOrEqual(1);
+    expect(markers).toBeLessThanOrEqual(named.size);
+    expect(markers).toBeLessThan(timeline.version_markers.length);
+    expect(await page.locator('[data-testid="timeline-chart"] svg').first().textContent()).toContain('first bad: 2.1.40');
+    expect(await page.locator('[data-testid="timeline-chart"] .rate-line').count()).toBe(summary.codes.filter((c) => c.count > 0).length);
+    await page.getByTestId('toggle-zero-codes').click();
+    await expect
+      .poll(() => page.locator('[data-testid="timeline-chart"] .rate-line').count())
+      .toBe(new Set(timeline.rows.filter((r) => r.key !== null).flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code))).size);
     await page.close();
   });
 
@@ -122,8 +135,12 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     const models = await api<RatesResponse>('/api/models');
     const page = await open('/versions');
     await page.locator('[data-testid="versions-chart"] .recharts-bar-rectangle').first().waitFor();
-    expect(await page.locator('[data-testid="versions-chart"] .recharts-bar-rectangle').count()).toBe(versions.rows.filter((r) => r.tool_use_turns > 0).length);
-    expect(await page.locator('[data-testid="models-chart"] .recharts-bar-rectangle').count()).toBe(models.rows.filter((r) => r.tool_use_turns > 0).length);
+    // The chart shows the first code with findings; a zero draws no bar and no whisker.
+    const count = (r: RatesResponse['rows'][number], code: string) => r.codes.find((c) => c.code === code)?.count ?? 0;
+    const code = FINDING_CODES.find((c) => versions.rows.some((r) => count(r, c) > 0))!;
+    expect(await page.locator('[data-testid="versions-chart"] .recharts-bar-rectangle').count()).toBe(versions.rows.filter((r) => count(r, code) > 0).length);
+    expect(await page.locator('[data-testid="models-chart"] .recharts-bar-rectangle').count()).toBe(models.rows.filter((r) => count(r, code) > 0).length);
+    expect(await page.locator('[data-testid="versions-chart"] .recharts-errorBar').count()).toBe(versions.rows.filter((r) => count(r, code) > 0).length);
     expect(await page.locator('[data-testid="versions-chart"] .recharts-errorBar').count()).toBeGreaterThan(0);
     await page.close();
   });
@@ -198,8 +215,8 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
 
   it('shows the regression verdicts on the Versions page and compares two sides as the API does', async () => {
     const page = await open('/versions');
-    await page.locator('[data-testid="verdicts-version"] li').first().waitFor();
-    expect(await page.locator('[data-testid="verdicts-version"] > ul > li').count()).toBe(FINDING_CODES.length);
+    await page.locator('[data-testid="verdicts-version"] [data-testid="verdict-card"]').first().waitFor();
+    expect(await page.locator('[data-testid="verdicts-version"] [data-testid="verdict-card"]').first().getAttribute('data-first-bad')).toBe('2.1.40');
     await page.close();
 
     const compare = await open('/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42');
@@ -207,7 +224,12 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     const api = await (await fetch(`${base}/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42`)).json();
     const firstRow = await compare.locator('[data-testid="compare-table"] tbody tr').first().textContent();
     expect(firstRow).toContain(`${api.codes[0].b.count} · `);
-    expect(await compare.locator('[data-testid^="compare-chart-"] .recharts-bar-rectangle').count()).toBe(2 * FINDING_CODES.length);
+    // One chart per code with findings on either side; one bar per side with findings.
+    const codes = api.codes as Array<{ a: { count: number }; b: { count: number } }>;
+    expect(await compare.locator('[data-testid^="compare-chart-"]').count()).toBe(codes.filter((c) => c.a.count + c.b.count > 0).length);
+    expect(await compare.locator('[data-testid^="compare-chart-"] .recharts-bar-rectangle').count()).toBe(
+      codes.reduce((n, c) => n + (c.a.count > 0 ? 1 : 0) + (c.b.count > 0 ? 1 : 0), 0),
+    );
     await compare.getByLabel('Side B').fill('2.1.42');
     await expect.poll(() => compare.url()).toContain('b=2.1.42');
     await compare.close();

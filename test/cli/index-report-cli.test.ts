@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,9 +16,16 @@ describe('index and report CLI on the bundled demo corpus', () => {
   const truth = JSON.parse(readFileSync(join(fixturesRoot, 'demo/truth.json'), 'utf8')) as DemoTruth;
 
   it('indexes, says what failed, and exits 2 because a file failed', () => {
+    // The cut file is "being written" only while it is fresh (after a quiet period it fails):
+    // a checkout's mtime is whenever it was made.
+    const now = new Date();
+    for (const f of truth.in_progress_files) utimesSync(join(fixturesRoot, 'demo/projects', f), now, now);
     const run = runCli(['index', join(fixturesRoot, 'demo/projects'), '--db', db]);
     expect(run.status).toBe(2);
     expect(run.stdout).toContain('failed: 1; still being written: 1');
+    // Which file failed, and why, with its line.
+    const failed = truth.failed_files[0]!;
+    expect(run.stdout).toContain(`  failed: ${failed.file} (${failed.code}, line ${failed.line})`);
     expect(run.stderr).toBe(''); // no progress bar when stderr is not a terminal
   });
 

@@ -18,8 +18,15 @@ describe('scan CLI', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toBe('');
     const report = JSON.parse(run.stdout) as ScanReport;
-    expect(Object.keys(report)).toEqual(['findings', 'errors', 'summary']);
-    expect(report.summary).toEqual({ assistant_messages_checked: 10, files_scanned: 8, files_failed: 0, findings: 5, symlinks_skipped: 0 });
+    expect(Object.keys(report)).toEqual(['findings', 'errors', 'summary', 'diagnostics']);
+    expect(report.summary).toEqual({
+      assistant_messages_checked: 10,
+      files_scanned: 8,
+      files_failed: 0,
+      files_in_progress: 0,
+      findings: 5,
+      symlinks_skipped: 0,
+    });
     expect(report.findings.map((f) => `${f.file}:${f.lines.join('-')}`)).toEqual([
       'positive-interleaved.jsonl:2-7',
       'positive-split-rows-stop-on-last.jsonl:2-3',

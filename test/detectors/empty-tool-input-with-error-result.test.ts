@@ -7,7 +7,13 @@ import { messageOf, transcriptOf } from '../support/model-builders';
 describe('empty_tool_input_with_error_result fixtures', () => detectorFixtureTests('empty_tool_input_with_error_result'));
 
 const call = (id: string, emptyInput: boolean, line: number): AssistantMessage =>
-  messageOf({ messageId: 'm' + line, lines: [line], stopReason: 'tool_use', blockTypes: ['tool_use'], toolUses: [{ id, emptyInput, line, name: 'Read' }] });
+  messageOf({
+    messageId: 'm' + line,
+    lines: [line],
+    stopReason: 'tool_use',
+    blockTypes: ['tool_use'],
+    toolUses: [{ id, emptyInput, line, name: 'Read', unparsed: null }],
+  });
 const file = (messages: AssistantMessage[], results: TranscriptFile['toolResults']): TranscriptFile => transcriptOf(messages, results);
 
 describe('empty_tool_input_with_error_result rule', () => {
@@ -16,9 +22,9 @@ describe('empty_tool_input_with_error_result rule', () => {
       file(
         [call('a', true, 3)],
         [
-          { toolUseId: 'a', isError: true, line: 1, internalError: false },
-          { toolUseId: 'a', isError: true, line: 7, internalError: false },
-          { toolUseId: 'a', isError: true, line: 9, internalError: false },
+          { toolUseId: 'a', isError: true, line: 1, internalError: false, errorKind: 'missing_parameter', validation: true },
+          { toolUseId: 'a', isError: true, line: 7, internalError: false, errorKind: 'missing_parameter', validation: true },
+          { toolUseId: 'a', isError: true, line: 9, internalError: false, errorKind: 'missing_parameter', validation: true },
         ],
       ),
     );
@@ -30,14 +36,18 @@ describe('empty_tool_input_with_error_result rule', () => {
         file(
           [call('a', true, 3)],
           [
-            { toolUseId: 'a', isError: false, line: 5, internalError: false },
-            { toolUseId: 'b', isError: true, line: 6, internalError: false },
+            { toolUseId: 'a', isError: false, line: 5, internalError: false, errorKind: null, validation: false },
+            { toolUseId: 'b', isError: true, line: 6, internalError: false, errorKind: 'missing_parameter', validation: true },
           ],
         ),
       ),
     ).toEqual([]);
   });
   it('ignores a call with arguments even when it errs', () => {
-    expect(emptyToolInputWithErrorResult.detect(file([call('a', false, 3)], [{ toolUseId: 'a', isError: true, line: 5, internalError: false }]))).toEqual([]);
+    expect(
+      emptyToolInputWithErrorResult.detect(
+        file([call('a', false, 3)], [{ toolUseId: 'a', isError: true, line: 5, internalError: false, errorKind: 'missing_parameter', validation: true }]),
+      ),
+    ).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ describe('missing_tool_use_block rule', () => {
   it.each([
     ['an unknown stop reason', { stopReason: null }],
     ['an end_turn stop', { stopReason: 'end_turn' }],
-    ['a message that has its call', { toolUses: [{ id: 't', emptyInput: false, line: 9, name: 'Read' }] }],
+    ['a message that has its call', { toolUses: [{ id: 't', emptyInput: false, line: 9, name: 'Read', unparsed: null }] }],
     ['a harness-written API error message', { synthetic: true }],
   ])('ignores %s', (_label, over) => {
     expect(missingToolUseBlock.detect(transcriptOf([message(over)]))).toEqual([]);

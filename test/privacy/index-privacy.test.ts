@@ -29,6 +29,12 @@ describe('the index holds no payload', () => {
     expect(summary.filesFailed).toBeGreaterThan(0);
     const needle = Buffer.from(canary);
     expect(databaseBytes(dbPath).includes(needle)).toBe(false);
+    // Salvage reads the damaged files again: still nothing of theirs but metadata.
+    const salvaged = await indexRoots(db, { analyser: 'inline', salvage: true });
+    expect(salvaged.filesSalvaged).toBe(2);
+    expect(db.prepare('SELECT count(*) AS n FROM files WHERE salvaged = 1').get()).toEqual({ n: 2 });
+    expect(db.prepare("SELECT count(*) AS n FROM findings WHERE code IN ('unparseable_tool_input', 'malformed_tool_use_exhausted')").get()).toEqual({ n: 3 });
+    expect(databaseBytes(dbPath).includes(needle)).toBe(false);
     db.close();
     expect(databaseBytes(dbPath).includes(needle)).toBe(false);
     // Sanity: the needle search itself works on these bytes.

@@ -12,24 +12,30 @@ describe('scan never prints payload', () => {
   const canary = newCanary();
   const root = writeCanaryTranscripts(tmp, canary);
 
-  it.each([[['--json']], [[]]])('with options %j: findings and errors are reported, the canary and absolute paths are not', (options) => {
-    // The project folder's name holds the canary too; scanning from inside it shows that names relative to the root are the only names printed.
-    const run = runCli(['scan', ...options, root]);
-    expect(run.status).toBe(2);
-    const output = run.stdout + run.stderr;
-    expect(output).toContain('missing_tool_use_block');
-    expect(output).toContain('empty_tool_input_with_error_result');
-    expect(output).toContain('duplicate_key');
-    expect(output).toContain('invalid_utf8');
-    expect(output).toContain('malformed_json');
-    expect(output).toContain('invalid_structure');
-    const outsideRoot = output
-      .replaceAll(/-home-CANARY[0-9A-F]{12}-project/g, '<project>')
-      .replaceAll(/session-CANARY[0-9A-F]{12}/g, '<session>')
-      .replaceAll(/agent-CANARY[0-9A-F]{12}/g, '<agent>');
-    expect(outsideRoot).not.toContain(canary);
-    expect(output).not.toContain(tmp);
-  });
+  it.each([[['--json']], [[]], [['--json', '--salvage']], [['--salvage']]])(
+    'with options %j: findings and errors are reported, the canary and absolute paths are not',
+    (options) => {
+      // The project folder's name holds the canary too; scanning from inside it shows that names relative to the root are the only names printed.
+      const run = runCli(['scan', ...options, root]);
+      expect(run.status).toBe(2);
+      const output = run.stdout + run.stderr;
+      expect(output).toContain('missing_tool_use_block');
+      expect(output).toContain('empty_tool_input_with_error_result');
+      expect(output).toContain('duplicate_key');
+      expect(output).toContain('invalid_utf8');
+      expect(output).toContain('malformed_json');
+      expect(output).toContain('invalid_structure');
+      expect(output).toContain('unparseable_tool_input');
+      expect(output).toContain('malformed_tool_use_exhausted');
+      expect(output).toContain('concatenated_rows');
+      const outsideRoot = output
+        .replaceAll(/-home-CANARY[0-9A-F]{12}-project/g, '<project>')
+        .replaceAll(/session-CANARY[0-9A-F]{12}/g, '<session>')
+        .replaceAll(/agent-CANARY[0-9A-F]{12}/g, '<agent>');
+      expect(outsideRoot).not.toContain(canary);
+      expect(output).not.toContain(tmp);
+    },
+  );
 
   it('prints nothing of a missing input path', () => {
     const run = runCli(['scan', join(tmp, `missing-${canary}`)]);

@@ -29,16 +29,46 @@ function read(content: Buffer | string) {
 }
 
 describe('readLines', () => {
-  it('splits on \\n, keeps \\r in the line, counts a final line without \\n', () => {
+  it('splits on \\n, keeps \\r in the line, counts a final line without \\n; empty lines are counted, not visited', () => {
     const { outcome, lines, starts } = read('a\r\n\nbb\nccc');
-    expect(lines).toEqual(['a\r', '', 'bb', 'ccc']);
+    expect(lines).toEqual(['a\r', 'bb', 'ccc']);
     expect(outcome).toMatchObject({ lines: 4, endsWithNewline: false, bytes: 10, invalidUtf8Line: null });
-    expect([1, 2, 3, 4].map((n) => starts.span(n))).toEqual([
+    expect([1, 3, 4].map((n) => starts.span(n))).toEqual([
       [0, 3],
-      [3, 4],
       [4, 7],
       [7, 10],
     ]);
+    expect(() => starts.span(2)).toThrow(RangeError);
+  });
+
+  it('keeps no place for empty lines: a million of them record nothing', () => {
+    const { outcome, lines, starts } = read(`${'\n'.repeat(1_000_000)}x\n`);
+    expect(outcome.lines).toBe(1_000_001);
+    expect(lines).toEqual(['x']);
+    expect(starts.recorded).toBe(1);
+    expect(starts.span(1_000_001)).toEqual([1_000_000, 1_000_002]);
+  });
+
+  it('stops at a line longer than the limit without holding it, and names it', () => {
+    const path = join(tmp, 'long.jsonl');
+    writeFileSync(path, `{}\n${'x'.repeat(5000)}\n{}\n`);
+    const fd = openSync(path, 'r');
+    try {
+      const seen: number[] = [];
+      const outcome = readLines(
+        fd,
+        (_t, line) => {
+          seen.push(line);
+          return 'continue';
+        },
+        new LineStarts(),
+        1000,
+      );
+      expect(outcome.tooLongLine).toBe(2);
+      expect(seen).toEqual([1]);
+    } finally {
+      closeSync(fd);
+    }
   });
 
   it('reassembles lines that cross the 4 MiB read boundary, multi-byte characters included', () => {

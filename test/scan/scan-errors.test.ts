@@ -12,6 +12,8 @@ describe('fail closed: every error code has a fixture with a located failure', (
   it.each([
     ['malformed_json.jsonl', 'malformed_json', 2],
     ['malformed_json-two-values.jsonl', 'malformed_json', 2],
+    ['malformed_json-torn-row.jsonl', 'malformed_json', 2],
+    ['concatenated_rows.jsonl', 'concatenated_rows', 2],
     ['duplicate_key.jsonl', 'duplicate_key', 2],
     ['invalid_utf8.jsonl', 'invalid_utf8', 2],
     ['invalid_structure.jsonl', 'invalid_structure', 2],
@@ -26,13 +28,15 @@ describe('fail closed: every error code has a fixture with a located failure', (
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-unreadable-'));
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-  it('reports unreadable when the file vanished or is not a regular file', () => {
+  it('reports unreadable when the file vanished, not_regular_file when it is not a regular file', () => {
     expect(analyseFile(join(tmp, 'gone.jsonl'))).toMatchObject({ status: 'failed', failure: { code: 'unreadable', line: null } });
-    expect(analyseFile(tmp)).toMatchObject({ status: 'failed', failure: { code: 'unreadable', line: null } });
+    expect(analyseFile(tmp)).toMatchObject({ status: 'failed', failure: { code: 'not_regular_file', line: null } });
   });
 
   it('covers every declared error code', () => {
-    const covered = ['malformed_json', 'duplicate_key', 'invalid_utf8', 'invalid_structure', 'unreadable'];
+    const covered = ['malformed_json', 'concatenated_rows', 'duplicate_key', 'invalid_utf8', 'invalid_structure', 'unreadable', 'not_regular_file'];
+    // Covered by test/reliability/hostile-files.test.ts (each needs a file built at run time).
+    covered.push('path_changed', 'nesting_too_deep', 'line_too_long', 'unfinished_last_line', 'unsupported_file_name');
     expect([...SCAN_ERROR_CODES].sort()).toEqual(covered.sort());
   });
 
@@ -45,6 +49,41 @@ describe('fail closed: every error code has a fixture with a located failure', (
     const path = join(tmp, 'bad-is-error.jsonl');
     writeFileSync(path, '{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":"yes"}]}}\n');
     expect(analyseFile(path)).toMatchObject({ status: 'failed', failure: { code: 'invalid_structure', line: 1 } });
+  });
+});
+
+describe('damaged lines: told apart, and read only when the user asks (salvage)', () => {
+  it('two complete rows on one line: every row read, the file labelled, nothing excluded', () => {
+    const a = analyseFile(join(errors, 'concatenated_rows.jsonl'), { salvage: true, forIndex: true });
+    expect(a).toMatchObject({ status: 'ok', assistantMessages: 2, salvaged: [{ code: 'concatenated_rows', line: 2, rowsKept: 2, stubDropped: false }] });
+    if (a.status === 'ok') expect(a.messages?.hash.length).toBe(2);
+  });
+  it('a torn row: dropped, and the messages it could belong to count nowhere', () => {
+    const a = analyseFile(join(errors, 'malformed_json-torn-row.jsonl'), { salvage: true, forIndex: true });
+    expect(a).toMatchObject({
+      status: 'ok',
+      assistantMessages: 0,
+      findings: [],
+      salvaged: [{ code: 'malformed_json', line: 2, rowsKept: 1, stubDropped: true }],
+    });
+    if (a.status === 'ok') expect(a.messages?.hash.length).toBe(0);
+  });
+  it('a line with nothing complete on it still fails, salvage or not', () => {
+    expect(analyseFile(join(errors, 'malformed_json.jsonl'), { salvage: true })).toMatchObject({
+      status: 'failed',
+      failure: { code: 'malformed_json', line: 2 },
+    });
+  });
+  it('splits only at complete objects, never guessing', async () => {
+    const { splitDamagedLine } = await import('../../server/scan/split-damaged-line');
+    expect(splitDamagedLine('{"a":1}{"b":"}{"}')).toMatchObject({ kind: 'concatenated', rows: [{ value: { a: 1 } }, { value: { b: '}{' } }] });
+    expect(splitDamagedLine('{"a":"cut here{"type":"user","uuid":"u2"}')).toMatchObject({ kind: 'torn', rows: [{ value: { type: 'user', uuid: 'u2' } }] });
+    // an object nested in the torn row is not a row
+    expect(splitDamagedLine('{"type":"assistant","uuid":"u1","usage":{"input_tokens":1}')).toEqual({ kind: 'unreadable' });
+    expect(splitDamagedLine('{"a":1}[1,2]')).toEqual({ kind: 'unreadable' });
+    expect(splitDamagedLine('{"a":1} 42')).toEqual({ kind: 'unreadable' });
+    expect(splitDamagedLine('{"a":{"b":1}')).toEqual({ kind: 'unreadable' });
+    expect(splitDamagedLine('')).toEqual({ kind: 'unreadable' });
   });
 });
 

@@ -16,6 +16,9 @@ const seeds = [
   'detectors/text_leaked_tool_call/positive-caught-by-nudge.jsonl',
   'detectors/repeated_empty_tool_call/positive-run-of-four.jsonl',
   'detectors/orphan_tool_use/negative-interrupted-by-user.jsonl',
+  'detectors/orphan_tool_use/negative-compaction-with-progress.jsonl',
+  'detectors/unparseable_tool_input/transcript-positive-bad-shapes.jsonl',
+  'detectors/empty_tool_input_with_error_result/positive-error-result-before-call.jsonl',
 ].map((f) => readFileSync(join(fixturesRoot, f)));
 
 /** Byte-level mutations a damaged or half-written transcript could show. */
@@ -26,6 +29,8 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('duplicateLine' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('swapLines' as const), a: fc.nat(), b: fc.nat() }),
+  // A lost newline: two rows on one line (a Claude Code writer bug after an unclean exit).
+  fc.record({ kind: fc.constant('joinLines' as const), at: fc.nat() }),
 );
 
 type Mutation = typeof mutation extends fc.Arbitrary<infer T> ? T : never;
@@ -51,6 +56,10 @@ function apply(buf: Buffer, m: Mutation): Buffer {
       [lines[m.a % lines.length], lines[m.b % lines.length]] = [lines[m.b % lines.length]!, lines[m.a % lines.length]!];
       return Buffer.from(lines.join('\n'), 'latin1');
     }
+    case 'joinLines': {
+      const newline = buf.indexOf(0x0a, at);
+      return newline < 0 ? buf : Buffer.concat([buf.subarray(0, newline), buf.subarray(newline + 1)]);
+    }
   }
 }
 
@@ -62,11 +71,12 @@ describe('property: damaged transcripts never crash the scanner', () => {
         fc.integer({ min: 0, max: seeds.length - 1 }),
         fc.array(mutation, { minLength: 1, maxLength: 4 }),
         fc.boolean(),
-        (seed, mutations, forIndex) => {
+        fc.boolean(),
+        (seed, mutations, forIndex, salvage) => {
           const bytes = mutations.reduce<Buffer>((b, m) => apply(b, m), seeds[seed]!);
           const path = join(tmp, `m${n++}.jsonl`);
           writeFileSync(path, bytes);
-          const a = analyseFile(path, { forIndex });
+          const a = analyseFile(path, { forIndex, salvage });
           if (a.status === 'failed') {
             expect(SCAN_ERROR_CODES).toContain(a.failure.code);
             if (a.failure.code !== 'unreadable') expect(a.failure.line).toBeGreaterThan(0);
@@ -75,11 +85,18 @@ describe('property: damaged transcripts never crash the scanner', () => {
             expect(bytes.at(-1)).not.toBe(0x0a);
           } else {
             for (const f of a.findings) expect(f.evidenceSha256).toMatch(/^[0-9a-f]{64}$/);
+            // Damaged lines are read around only when salvage was asked for, and each is labelled with a code and a line.
+            if (!salvage) expect(a.salvaged ?? []).toEqual([]);
+            for (const d of a.salvaged ?? []) {
+              expect(['concatenated_rows', 'malformed_json']).toContain(d.code);
+              expect(d.line).toBeGreaterThan(0);
+              expect(d.rowsKept).toBeGreaterThan(0);
+            }
           }
           rmSync(path);
         },
       ),
-      { numRuns: 300, seed: 20261202 },
+      { numRuns: 400, seed: 20261202 },
     );
   });
 });

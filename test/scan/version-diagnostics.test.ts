@@ -65,3 +65,83 @@ describe('per-version diagnostics', () => {
     ]);
   });
 });
+
+describe('call diagnostics reach the index (migration 006)', () => {
+  it('writes compaction splits, calls open at the end, rejected input by kind and unknown system subtypes per file and version', async () => {
+    const { cpSync, mkdirSync } = await import('node:fs');
+    const { fixturesRoot } = await import('../support/detector-fixtures');
+    const dir = join(tmp, 'calls');
+    mkdirSync(dir);
+    for (const [folder, file] of [
+      ['orphan_tool_use', 'negative-compaction-with-progress.jsonl'],
+      ['orphan_tool_use', 'negative-compaction-without-progress.jsonl'],
+      ['orphan_tool_use', 'negative-open-at-end-with-progress.jsonl'],
+      ['unparseable_tool_input', 'transcript-negative-ordinary-input.jsonl'],
+    ]) {
+      cpSync(join(fixturesRoot, 'detectors', folder!, file!), join(dir, file!));
+    }
+    writeFileSync(join(dir, 'subtypes.jsonl'), `${JSON.stringify({ type: 'system', subtype: 'brand_new_subtype', version: '2.1.300' })}\n`);
+    const db = openDatabase(join(tmp, 'calls.db'));
+    addRoot(db, dir);
+    await indexRoots(db, { analyser: 'inline' });
+    const rows = db
+      .prepare<
+        [],
+        {
+          rel_path: string;
+          version: string;
+          compaction_splits: number;
+          calls_open_at_end: number;
+          rejected_tool_input: string;
+          unknown_system_subtypes: string;
+        }
+      >(
+        `SELECT f.rel_path, d.version, d.compaction_splits, d.calls_open_at_end, d.rejected_tool_input, d.unknown_system_subtypes
+         FROM file_diagnostics d JOIN files f ON f.id = d.file_id ORDER BY f.rel_path, d.version`,
+      )
+      .all();
+    db.close();
+    expect(rows).toEqual([
+      {
+        rel_path: 'negative-compaction-with-progress.jsonl',
+        version: '2.1.209',
+        compaction_splits: 1,
+        calls_open_at_end: 0,
+        rejected_tool_input: '{}',
+        unknown_system_subtypes: '{}',
+      },
+      {
+        rel_path: 'negative-compaction-without-progress.jsonl',
+        version: '2.1.209',
+        compaction_splits: 1,
+        calls_open_at_end: 0,
+        rejected_tool_input: '{}',
+        unknown_system_subtypes: '{}',
+      },
+      {
+        rel_path: 'negative-open-at-end-with-progress.jsonl',
+        version: '2.1.209',
+        compaction_splits: 0,
+        calls_open_at_end: 1,
+        rejected_tool_input: '{}',
+        unknown_system_subtypes: '{}',
+      },
+      {
+        rel_path: 'subtypes.jsonl',
+        version: '2.1.300',
+        compaction_splits: 0,
+        calls_open_at_end: 0,
+        rejected_tool_input: '{}',
+        unknown_system_subtypes: '{"brand_new_subtype":1}',
+      },
+      {
+        rel_path: 'transcript-negative-ordinary-input.jsonl',
+        version: '2.1.209',
+        compaction_splits: 0,
+        calls_open_at_end: 0,
+        rejected_tool_input: '{"other":1}',
+        unknown_system_subtypes: '{}',
+      },
+    ]);
+  });
+});

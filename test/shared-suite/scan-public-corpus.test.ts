@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runScan } from '../../server/cli/scan-command';
-import { requireSharedOrSkip, sharedDir } from '../support/shared-material';
+import { describeWithShared, sharedDir } from '../support/shared-material';
 
-describe.runIf(requireSharedOrSkip('scan on the public transcript corpus'))('scan on real public transcripts (Claude Code 1.0.17 to 2.1.280)', () => {
+describeWithShared('scan on real public transcripts (Claude Code 1.0.17 to 2.1.280)', () => {
   const report = runScan([join(sharedDir, 'corpus/public')]);
 
   it('finds no core failure in real sessions', () => {

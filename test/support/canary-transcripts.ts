@@ -106,6 +106,22 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
       },
       version: `version-${c}`,
     }),
+    // A harness-written synthetic row (stored as a flagged message, counted apart) and a legacy-era row with no stop reason.
+    env({
+      type: 'assistant',
+      isApiErrorMessage: true,
+      error: `rate_limit_${c}`,
+      apiError: c,
+      message: {
+        id: `msg_${c}_6`,
+        role: 'assistant',
+        model: '<synthetic>',
+        content: [{ type: 'text', text: `API Error: ${c}` }],
+        stop_reason: 'stop_sequence',
+      },
+    }),
+    assistant(`msg_${c}_7`, [{ type: 'tool_use', id: `toolu3_${c}`, name: `Tool${c}`, input: { [c]: c } }], null),
+    env({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu3_${c}`, content: c }] } }),
     env({ type: 'system', subtype: 'stop_hook_summary', content: `system ${c}`, hookInfos: [{ command: c }] }),
     env({ type: 'attachment', attachment: { type: 'hook_additional_context', content: c } }),
     { type: 'file-history-snapshot', messageId: `snap-${c}`, snapshot: { trackedFileBackups: { [`/home/${c}`]: {} }, timestamp: '2026-05-29T10:00:00Z' } },
@@ -123,6 +139,112 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
       }),
     ) + '\n',
   );
+  // Timestamps that are not ISO-8601 date-times (the canary in, around or instead of one): the
+  // file is fine, and its first/last row times must come out null, never the text.
+  writeFileSync(
+    join(project, 'timestamps.jsonl'),
+    [
+      { type: 'summary', summary: 's', timestamp: `2026-05-29T10:00:00Z ${c}` },
+      { type: 'summary', summary: 's', timestamp: `${c}2026-05-29T10:00:00Z` },
+      { type: 'summary', summary: 's', timestamp: c.repeat(1000) },
+    ]
+      .map((r) => JSON.stringify(r))
+      .join('\n') + '\n',
+  );
+  // What real transcripts hold (issues 12 and 21): unparseable tool input (the canary in raw, in a string len, in the
+  // tool name and beside the key), refusals of every kind quoting the canary, compaction, a call open at the end.
+  const kinds = [
+    `<tool_use_error>InputValidationError: Read was called with input that could not be parsed as JSON. ${c}</tool_use_error>`,
+    `<tool_use_error>InputValidationError: ${c} failed due to the following issue:\nThe required parameter \`${c}\` is missing</tool_use_error>`,
+    `<tool_use_error>InputValidationError: ${c} failed\n\nThis tool's schema was not sent to the API ${c}</tool_use_error>`,
+    `<tool_use_error>Error: No such tool available: mcp__${c}</tool_use_error>`,
+    `<tool_use_error>Sibling tool call errored</tool_use_error>`,
+    `Permission for this action was denied by the Claude Code auto mode classifier. Reason: ${c}`,
+    `The user doesn't want to proceed with this tool use. ${c}`,
+    `PreToolUse:Bash hook error: [${c}]: ${c}`,
+  ];
+  const shapes = [
+    env({ type: 'user', message: { role: 'user', content: `go ${c}` } }),
+    assistant(
+      `msg_${c}_u1`,
+      [{ type: 'tool_use', id: `toolu_u1_${c}`, name: 'Read', input: { __unparsedToolInput: { raw: `{"file_path": "${c}`, len: 17 } } }],
+      'tool_use',
+    ),
+    env({
+      type: 'user',
+      toolUseResult: `InputValidationError: JSON parse failed (${c} bytes)`,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_u1_${c}`, is_error: true, content: kinds[0] }] },
+    }),
+    assistant(
+      `msg_${c}_u2`,
+      [{ type: 'tool_use', id: `toolu_u2_${c}`, name: `mcp__${c}`, input: { __unparsedToolInput: { raw: c, len: c }, [c]: c } }],
+      'tool_use',
+    ),
+    ...kinds.flatMap((text, i) => [
+      assistant(
+        `msg_${c}_k${i}`,
+        [{ type: 'tool_use', id: `toolu_k${i}_${c}`, name: i % 2 ? `mcp__${c}` : 'Bash', input: i % 3 ? {} : { [c]: c } }],
+        'tool_use',
+      ),
+      env({
+        type: 'user',
+        toolUseResult: `Error: ${text}`,
+        toolDenialKind: i === 6 ? `kind-${c}` : undefined,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_k${i}_${c}`, is_error: true, content: [{ type: 'text', text }] }] },
+      }),
+    ]),
+    assistant(`msg_${c}_c1`, [{ type: 'tool_use', id: `toolu_c1_${c}`, name: 'Bash', input: { command: c } }], 'tool_use'),
+    env({ type: 'progress', data: { type: 'bash_progress', output: c, fullOutput: c }, toolUseID: `bash-progress-${c}`, parentToolUseID: `toolu_c1_${c}` }),
+    env({ type: 'system', subtype: 'compact_boundary', content: c, compactMetadata: { trigger: c, preTokens: 1 }, logicalParentUuid: c }),
+    env({ type: 'system', subtype: `subtype-${c}`, content: c }),
+    env({ type: 'user', isCompactSummary: true, message: { role: 'user', content: `This session is being continued ${c}` } }),
+    assistant(`msg_${c}_o1`, [{ type: 'tool_use', id: `toolu_o1_${c}`, name: 'Bash', input: { command: c } }], null),
+    env({ type: 'progress', data: { type: 'hook_progress', hookName: c }, toolUseID: c, parentToolUseID: `toolu_o1_${c}` }),
+    { type: 'custom-title', customTitle: c, sessionId: c },
+  ];
+  writeFileSync(join(project, 'real-shapes.jsonl'), shapes.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  // Damaged lines: two whole rows on one line, and a torn row before a whole one (read with salvage).
+  const whole = (i: number) => JSON.stringify(assistant(`msg_${c}_d${i}`, [{ type: 'text', text: `damaged ${c}` }], 'end_turn'));
+  const snapshot = JSON.stringify({
+    type: 'file-history-snapshot',
+    messageId: c,
+    snapshot: { messageId: c, trackedFileBackups: {}, timestamp: c },
+    isSnapshotUpdate: false,
+  });
+  writeFileSync(join(project, 'damaged-concatenated.jsonl'), [whole(1), whole(2) + snapshot, whole(3)].join('\n') + '\n');
+  writeFileSync(join(project, 'damaged-torn.jsonl'), [whole(4), whole(5).slice(0, whole(5).indexOf(c) + 3) + whole(6), whole(7)].join('\n') + '\n');
+  // A stream-json capture whose run died after the malformed-call retry, the canary everywhere but the terminal reason.
+  const event = (e: object) => ({ type: 'stream_event', event: e, parent_tool_use_id: null, session_id: `session-${c}`, uuid: `u-${c}` });
+  const capture = [
+    {
+      type: 'system',
+      subtype: 'init',
+      session_id: `session-${c}`,
+      cwd: `/home/${c}`,
+      tools: [c],
+      model: 'claude-opus-4-8',
+      claude_code_version: '2.1.215',
+      uuid: c,
+    },
+    event({ type: 'message_start', message: { id: `msg_${c}_s`, type: 'message', role: 'assistant', model: 'claude-opus-4-8', content: [], usage: {} } }),
+    event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: c } }),
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: c } }),
+    event({ type: 'content_block_stop', index: 0 }),
+    event({ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 1 } }),
+    {
+      type: 'result',
+      subtype: 'error_during_execution',
+      is_error: true,
+      result: c,
+      session_id: `session-${c}`,
+      terminal_reason: 'malformed_tool_use_exhausted',
+      errors: [c],
+      uuid: c,
+    },
+  ];
+  writeFileSync(join(project, 'capture.jsonl'), capture.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const odd = capture.map((r) => (r.type === 'result' ? { ...r, terminal_reason: `reason ${c}` } : r));
+  writeFileSync(join(project, 'capture-odd-reason.jsonl'), odd.map((r) => JSON.stringify(r)).join('\n') + '\n');
   // Files that fail, each with the canary on or around the failing line.
   writeFileSync(join(project, 'malformed.jsonl'), `{"type":"user","message":{"content":"${c}"}}\n{"type":"assistant","text":"${c}\n`);
   writeFileSync(join(project, 'duplicate.jsonl'), `{"type":"summary","${c}":1,"${c}":2}\n`);

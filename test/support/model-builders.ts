@@ -15,6 +15,8 @@ export function transcriptOf(messages: AssistantMessage[], toolResults: ToolResu
     interrupts: [],
     prompts: [],
     diagnostics: [],
+    compactBoundaries: [],
+    salvaged: [],
   };
 }
 
@@ -36,6 +38,7 @@ export function messageOf(over: Partial<AssistantMessage>): AssistantMessage {
     leak: null,
     retryExhausted: false,
     pairingError: null,
+    damaged: false,
     ...over,
   };
 }

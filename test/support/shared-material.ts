@@ -1,17 +1,35 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-
-/** The reference material beside the checkout (not part of a user's clone). */
-export const sharedDir = resolve(import.meta.dirname, '../../../shared');
-export const sharedAvailable = existsSync(join(sharedDir, 'bench/gen-corpus.mjs'));
+import { describe, it } from 'vitest';
 
 /**
- * Suites that need ../shared run when it is there, fail when TCF_REQUIRE_SHARED is set
- * (CI sets it), and are otherwise skipped with a notice that shows in the test output.
+ * The reference material beside the checkout (not part of a user's clone). TCF_SHARED_DIR points
+ * elsewhere (a test points it at an empty folder to see a user's clone).
  */
-export function requireSharedOrSkip(suite: string): boolean {
-  if (sharedAvailable) return true;
-  if (process.env.TCF_REQUIRE_SHARED) throw new Error(`${suite} needs ../shared beside the checkout, and TCF_REQUIRE_SHARED is set`);
-  console.warn(`NOTICE: skipping "${suite}": ../shared is not beside this checkout (only the maintainers' machines have it).`);
-  return false;
+export const sharedDir = resolve(process.env.TCF_SHARED_DIR ?? join(import.meta.dirname, '../../../shared'));
+export const sharedAvailable = existsSync(join(sharedDir, 'bench')) && existsSync(join(sharedDir, 'corpus'));
+
+/** The one line a run prints when suites are skipped (see shared-notice.ts). */
+export function sharedNotice(skipped: readonly string[]): string {
+  return (
+    `NOTICE: skipped ${skipped.length} suite file(s) that need ../shared (not found at ${sharedDir}; ` +
+    `only the maintainers' machines have it; CI requires it): ${skipped.join(', ')}`
+  );
+}
+
+/**
+ * A suite that needs ../shared. When it is there, `describe(name, body)`. When it is not, the body
+ * never runs (not even at collection, where vitest runs the bodies of skipped suites): a skipped
+ * placeholder stands in for it, and the run prints one NOTICE naming the skipped files. With
+ * TCF_REQUIRE_SHARED set (CI) a missing ../shared fails the file instead.
+ */
+export function describeWithShared(name: string, body: () => void): void {
+  if (sharedAvailable) {
+    describe(name, body);
+    return;
+  }
+  if (process.env.TCF_REQUIRE_SHARED) throw new Error(`"${name}" needs ../shared (looked for ${sharedDir}), and TCF_REQUIRE_SHARED is set`);
+  describe.skip(name, () => {
+    it.skip('needs ../shared beside the checkout', () => {});
+  });
 }

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { getRates } from '../../server/query/get-rates';
 import { type Db, openDatabase } from '../../server/store/database';
+import { IndexBusyError, tryAcquireIndexLock } from '../../server/store/index-lock';
 import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { aggregatesToNdjson, writeAggregateFile } from '../../server/team/aggregate-files';
@@ -100,7 +101,9 @@ describe('import-aggregates refuses bad input with a clear error and writes noth
           data: rows.map((r) => r[name]),
           type: 'STRING' as const,
         })),
-        ...(['findings', 'opportunities', 'assistant_messages', 'tool_use_turns', 'stop_known_messages', 'capture_messages'] as const).map((name) => ({
+        ...(
+          ['findings', 'opportunities', 'assistant_messages', 'tool_use_turns', 'stop_known_messages', 'capture_messages', 'synthetic_messages'] as const
+        ).map((name) => ({
           name,
           data: rows.map((r, i) => BigInt(i === 2 && name === 'findings' ? -4 : r[name])),
           type: 'INT64' as const,
@@ -171,6 +174,37 @@ describe('import-aggregates refuses bad input with a clear error and writes noth
     await importAggregateFiles(scratch, [path], { mixedDefinitions: true });
     expect(getRates(scratch, 'version').length).toBeGreaterThan(0);
     scratch.close();
+  });
+
+  it('while an index run holds the database, and then imports once it is released', async () => {
+    const scratch = openDatabase(join(tmp, 'locked.db'));
+    const lock = tryAcquireIndexLock(scratch);
+    await expect(importAggregateFiles(scratch, [file(good)])).rejects.toThrow(IndexBusyError);
+    expect(scratch.prepare('SELECT count(*) AS n FROM team_machines').get()).toEqual({ n: 0 });
+    lock.release();
+    await importAggregateFiles(scratch, [file(good)]);
+    expect(scratch.prepare('SELECT count(*) AS n FROM team_machines').get()).toEqual({ n: 1 });
+    // The import released the lock it took: an index run can start.
+    tryAcquireIndexLock(scratch).release();
+    scratch.close();
+  });
+
+  it('carries synthetic messages per cell into the team database (NDJSON and Parquet), beside the denominators', async () => {
+    for (const name of ['syn.ndjson', 'syn.parquet']) {
+      const scratch = openDatabase(join(tmp, `${name}.db`));
+      const a = clone();
+      const first = a.rows[0]!;
+      for (const r of a.rows) {
+        const same = r.day === first.day && r.version === first.version && r.model === first.model && r.thread === first.thread;
+        if (same) r.synthetic_messages = 7;
+      }
+      await importAggregateFiles(scratch, [file(a, name)]);
+      const total = getRates(scratch, 'version').reduce((n, r) => n + (r.synthetic_messages ?? 0), 0);
+      const syntheticOf = (rows: AggregateRow[]) => rows.filter((r) => r.code === first.code).reduce((n, r) => n + r.synthetic_messages, 0);
+      expect(total).toBe(syntheticOf(a.rows));
+      expect(total).toBe(7 + syntheticOf(good.rows) - good.rows[0]!.synthetic_messages);
+      scratch.close();
+    }
   });
 
   it('a database that holds a local index', async () => {

@@ -39,6 +39,7 @@ function machineAggregates(m: number): Aggregates {
             tool_use_turns: turns,
             stop_known_messages: turns,
             capture_messages: 0,
+            synthetic_messages: 0,
             findings,
           });
         }

@@ -23,8 +23,8 @@ describe('chart data', () => {
   it('gives whiskers as distances below and above the rate', () => {
     const [p] = whiskerSeries([row('2.1.40', 500, 5)], 'missing_tool_use_block');
     expect(p!.rate).toBe(10);
-    expect(p!.error[0]).toBeCloseTo(p!.rate - p!.low, 12);
-    expect(p!.error[1]).toBeCloseTo(p!.high - p!.rate, 12);
+    expect(p!.error![0]).toBeCloseTo(p!.rate - p!.low, 12);
+    expect(p!.error![1]).toBeCloseTo(p!.high - p!.rate, 12);
     expect(whiskerSeries([row('2.1.41', 0, 0)], 'missing_tool_use_block')).toEqual([]);
   });
 

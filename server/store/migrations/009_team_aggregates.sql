@@ -15,7 +15,8 @@ CREATE TABLE team_machines (
   files_excluded               INTEGER NOT NULL CHECK (files_excluded >= 0)
 );
 
--- A machine's denominators per cell (day, version, model, main/sidechain), as its root_cells summed.
+-- A machine's denominators per cell (day, version, model, main/sidechain), as its root_cells summed
+-- (stored counts of migration 005, synthetic messages included).
 CREATE TABLE team_cells (
   machine_id          INTEGER NOT NULL REFERENCES team_machines(id) ON DELETE CASCADE,
   cell_id             INTEGER NOT NULL REFERENCES cells(id),
@@ -23,6 +24,7 @@ CREATE TABLE team_cells (
   tool_use_turns      INTEGER NOT NULL CHECK (tool_use_turns >= 0),
   stop_known_messages INTEGER NOT NULL CHECK (stop_known_messages >= 0),
   capture_messages    INTEGER NOT NULL CHECK (capture_messages >= 0),
+  synthetic_messages  INTEGER NOT NULL CHECK (synthetic_messages >= 0),  -- in no denominator, reported beside them
   PRIMARY KEY (machine_id, cell_id)
 ) WITHOUT ROWID;
 

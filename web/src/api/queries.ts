@@ -4,6 +4,7 @@ import type {
   DiagnosticsResponse,
   FilesResponse,
   FilterQuery,
+  FindingDetail,
   FindingsResponse,
   HealthResponse,
   RatesResponse,
@@ -12,6 +13,7 @@ import type {
   Root,
   RootsResponse,
   ScanState,
+  SessionResponse,
   SummaryResponse,
   TimelineResponse,
   VersionModelResponse,
@@ -44,6 +46,17 @@ export const useFindings = (f: FilterQuery, sort: 'day_asc' | 'day_desc') =>
     queryFn: ({ pageParam }) => api.get<FindingsResponse>(`/api/findings${toQueryString({ ...f, sort, limit: 200, cursor: pageParam })}`),
     getNextPageParam: (last) => last.next_cursor,
   });
+
+/** One finding with its turn strip; not cached for long, since the strip re-reads the file. */
+export const useFindingDetail = (ref: string, context: number) =>
+  useQuery({
+    queryKey: ['finding', ref, context],
+    staleTime: 0,
+    queryFn: () => api.get<FindingDetail>(`/api/findings/${encodeURIComponent(ref)}${toQueryString({ context })}`),
+  });
+
+export const useSession = (hash: string) =>
+  useQuery({ queryKey: ['session', hash], queryFn: () => api.get<SessionResponse>(`/api/sessions/${encodeURIComponent(hash)}`) });
 
 export const useRegressions = (f: FilterQuery) =>
   useQuery({ queryKey: ['regressions', f], queryFn: () => api.get<RegressionsResponse>(`/api/regressions${toQueryString(f)}`) });
@@ -92,3 +105,11 @@ export function useStartScan() {
 }
 
 export { useInvalidateAll };
+
+/** The timeline once its bucket is known (null: wait), so a year-long index is fetched by week, not as 365 days. */
+export const useTimelineIn = (f: FilterQuery, bucket: 'day' | 'week' | null) =>
+  useQuery({
+    queryKey: ['timeline', f, bucket],
+    enabled: bucket !== null,
+    queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket: bucket ?? 'day' })}`),
+  });

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ScanState } from '../../../shared/api-schemas';
+import { type LiveUpdate, noteLiveUpdate } from './live-events';
 
 /**
  * Follows /api/scans/events (server-sent events) for the whole app: every progress event
@@ -18,6 +19,11 @@ export function useScanEvents(): void {
         void client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'health' && q.queryKey[0] !== 'scan' });
       }
       previous = state.state;
+    });
+    // The folder watcher re-indexed changed files: refresh the figures, and note new findings for the notice.
+    source.addEventListener('live', (event) => {
+      noteLiveUpdate(JSON.parse((event as MessageEvent<string>).data) as LiveUpdate);
+      void client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'health' && q.queryKey[0] !== 'scan' });
     });
     return () => source.close();
   }, [client]);

@@ -3,6 +3,7 @@ import { lazy, Suspense } from 'react';
 import { BrowserRouter, NavLink, Route, Routes } from 'react-router';
 import { useHealth, useScanState } from '../api/queries';
 import { useScanEvents } from '../api/scan-events';
+import { LiveNotice } from '../components/LiveNotice';
 import { ScanProgress } from '../components/ScanProgress';
 import { Skeleton } from '../components/ui';
 import { OverviewPage } from '../pages/OverviewPage';
@@ -14,6 +15,9 @@ const FindingsPage = lazy(() => import('../pages/FindingsPage').then((m) => ({ d
 const FilesPage = lazy(() => import('../pages/FilesPage').then((m) => ({ default: m.FilesPage })));
 const ComparePage = lazy(() => import('../pages/ComparePage').then((m) => ({ default: m.ComparePage })));
 const EvidencePage = lazy(() => import('../pages/EvidencePage').then((m) => ({ default: m.EvidencePage })));
+const GlossaryPage = lazy(() => import('../pages/GlossaryPage').then((m) => ({ default: m.GlossaryPage })));
+const FindingPage = lazy(() => import('../pages/FindingPage').then((m) => ({ default: m.FindingPage })));
+const SessionPage = lazy(() => import('../pages/SessionPage').then((m) => ({ default: m.SessionPage })));
 const SourcesPage = lazy(() => import('../pages/SourcesPage').then((m) => ({ default: m.SourcesPage })));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
@@ -27,6 +31,7 @@ const NAV = [
   ['/evidence', 'Evidence'],
   ['/files', 'Files'],
   ['/sources', 'Sources'],
+  ['/glossary', 'Glossary'],
 ] as const;
 
 function Shell() {
@@ -58,6 +63,7 @@ function Shell() {
           <ScanProgress state={scan.data} />
         </div>
       )}
+      <LiveNotice />
       <main id="main">
         <Suspense fallback={<Skeleton height={320} />}>
           <Routes>
@@ -66,9 +72,12 @@ function Shell() {
             <Route path="/versions" element={<VersionsPage />} />
             <Route path="/compare" element={<ComparePage />} />
             <Route path="/findings" element={<FindingsPage />} />
+            <Route path="/findings/:ref" element={<FindingPage />} />
+            <Route path="/sessions/:hash" element={<SessionPage />} />
             <Route path="/evidence" element={<EvidencePage />} />
             <Route path="/files" element={<FilesPage />} />
             <Route path="/sources" element={<SourcesPage />} />
+            <Route path="/glossary" element={<GlossaryPage />} />
             <Route
               path="*"
               element={

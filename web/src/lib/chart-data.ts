@@ -29,28 +29,35 @@ export interface WhiskerPoint {
   key: string;
   rate: number;
   /** Distances below and above the rate to the 95% interval's ends, as Recharts' ErrorBar wants them. */
-  error: [number, number];
+  error: [number, number] | null;
+  /** A folded range's description ("2.1.43–2.1.52, 7 versions, 412 turns"). */
+  label?: string;
   low: number;
   high: number;
   count: number;
   tool_use_turns: number;
 }
 
-/** Rate per 1,000 tool-use turns of one code per row (versions or models), with whiskers. */
-export function whiskerSeries(rows: readonly RateRow[], code: string): WhiskerPoint[] {
+/**
+ * Rate per 1,000 of one code's own opportunities per row (versions, ranges or models), with
+ * whiskers where it has findings; rows where the code is not measurable are left out (a gap).
+ */
+export function whiskerSeries(rows: readonly RateRow[], code: string, labels?: ReadonlyMap<string, string>): WhiskerPoint[] {
   return rows.flatMap((r) => {
     const c = r.codes.find((x) => x.code === code);
-    const i = c?.per_1000_tool_use_turns ?? null;
-    if (i === null) return [];
+    const i = c?.per_1000_opportunities ?? null;
+    if (i === null || !c) return [];
+    const key = r.key ?? 'unknown';
     return [
       {
-        key: r.key ?? 'unknown',
+        key,
         rate: i.rate,
-        error: [i.rate - i.low, i.high - i.rate] as [number, number],
+        error: c.count > 0 ? ([i.rate - i.low, i.high - i.rate] as [number, number]) : null,
         low: i.low,
         high: i.high,
-        count: c?.count ?? 0,
-        tool_use_turns: r.tool_use_turns,
+        count: c.count,
+        tool_use_turns: c.opportunities,
+        ...(labels?.has(key) ? { label: labels.get(key) } : {}),
       },
     ];
   });

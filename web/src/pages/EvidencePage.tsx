@@ -4,16 +4,17 @@ import { FINDING_CODES } from '../../../shared/finding-codes';
 import { useEvidenceText, useTimeline } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { TimelineChart } from '../components/TimelineChart';
-import { Loaded, Section, Skeleton } from '../components/ui';
+import { Loaded, Section, Skeleton, WarningBanner } from '../components/ui';
 import { timelineSeries } from '../lib/chart-data';
-import { download, downloadPng, downloadSvg } from '../lib/chart-export';
+import { chartSvg, download, downloadPng, downloadSvg, type ExportTheme, legendOf } from '../lib/chart-export';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
 
 const OPTIONS = {
   files: [
     ['pseudonymize', 'pseudonymize (default)'],
-    ['keep', 'keep relative names'],
+    ['keep-session', 'keep-session (no project folders)'],
+    ['keep', 'keep (prints project folders)'],
     ['omit', 'omit'],
   ],
   lines: [
@@ -40,12 +41,31 @@ export function EvidencePage() {
   }
   const format = search.get('format') === 'json' ? 'json' : 'md';
   const text = useEvidenceText(filters, redaction, format);
+  // The JSON form carries the suggested title (and the same content); the issue body is the Markdown.
+  const json = useEvidenceText(filters, redaction, 'json');
+  const markdown = useEvidenceText(filters, redaction, 'md');
+  const parsed = (() => {
+    try {
+      return json.data ? (JSON.parse(json.data) as { title?: string; warnings?: string[] }) : null;
+    } catch {
+      return null;
+    }
+  })();
+  const [copiedIssue, setCopiedIssue] = useState<'' | 'title' | 'body'>('');
+  const copyIssue = (what: 'title' | 'body', value: string) =>
+    void navigator.clipboard?.writeText(value).then(() => {
+      setCopiedIssue(what);
+      setTimeout(() => setCopiedIssue(''), 1500);
+    });
+  const theme: ExportTheme = search.get('chart_theme') === 'dark' ? 'dark' : 'light';
+  const chartTitle = `Lost tool calls per 1,000 tool-use turns, by day${parsed?.title ? ` — ${parsed.title}` : ''}`;
   const timeline = useTimeline(filters, 'day');
   const chartRef = useRef<HTMLDivElement>(null);
   const [copied, setCopied] = useState(false);
   const codes = listParam(filters.code).length ? FINDING_CODES.filter((c) => listParam(filters.code).includes(c)) : [...FINDING_CODES];
   const set = (key: string, value: string) => setParams({ [key]: value });
-  const svg = () => chartRef.current?.querySelector<SVGSVGElement>('svg.recharts-surface') ?? null;
+  const svg = () => chartSvg(chartRef.current);
+  const chartOptions = () => ({ title: chartTitle, legend: legendOf(chartRef.current), theme });
 
   return (
     <div className="page">
@@ -76,6 +96,45 @@ export function EvidencePage() {
           </select>
         </label>
       </div>
+      {redaction.files === 'keep' && (
+        <WarningBanner>
+          <span data-testid="home-path-warning">
+            Claude Code names its project folders after your working directories, with / turned to - (for example <code>-Users-&lt;name&gt;-work-…</code>
+            ): “keep” prints them, and so your user name. Choose “keep-session” to keep the session files recognisable without them.
+          </span>
+        </WarningBanner>
+      )}
+      {parsed?.warnings?.map((w) => (
+        <WarningBanner key={w}>{w}</WarningBanner>
+      ))}
+      <Section title="Copy as GitHub issue">
+        <Loaded query={markdown} height={80}>
+          {(body) => (
+            <div className="issue-copy">
+              <label style={{ display: 'block' }}>
+                Suggested title{' '}
+                <input
+                  readOnly
+                  value={parsed?.title ?? ''}
+                  data-testid="issue-title"
+                  style={{ display: 'block', width: '100%', maxWidth: '48em' }}
+                  onFocus={(e) => e.currentTarget.select()}
+                />
+              </label>{' '}
+              <button type="button" disabled={!parsed?.title} onClick={() => copyIssue('title', parsed?.title ?? '')}>
+                {copiedIssue === 'title' ? 'Copied' : 'Copy title'}
+              </button>{' '}
+              <button type="button" onClick={() => copyIssue('body', body)} data-testid="copy-issue-body">
+                {copiedIssue === 'body' ? 'Copied' : 'Copy issue body'}
+              </button>
+              <p className="muted small" data-testid="issue-size">
+                {body.length.toLocaleString('en-US')} characters of Markdown (GitHub takes up to 65,536)
+                {body.includes('Left out to fit a GitHub issue:') ? '; some detail was folded away to fit, as the report says' : ''}.
+              </p>
+            </div>
+          )}
+        </Loaded>
+      </Section>
       <Section
         title="Report"
         actions={
@@ -116,11 +175,18 @@ export function EvidencePage() {
         title="Chart for the report"
         actions={
           <span className="actions-row">
+            <label className="small">
+              theme{' '}
+              <select value={theme} onChange={(e) => setParams({ chart_theme: e.target.value === 'dark' ? 'dark' : undefined })}>
+                <option value="light">light</option>
+                <option value="dark">dark</option>
+              </select>
+            </label>
             <button
               type="button"
               onClick={() => {
                 const s = svg();
-                if (s) downloadSvg(s, 'tool-call-forensics-timeline.svg');
+                if (s) downloadSvg(s, `tool-call-forensics-timeline-${theme}.svg`, chartOptions());
               }}
             >
               Download SVG
@@ -129,7 +195,7 @@ export function EvidencePage() {
               type="button"
               onClick={() => {
                 const s = svg();
-                if (s) void downloadPng(s, 'tool-call-forensics-timeline.png');
+                if (s) void downloadPng(s, `tool-call-forensics-timeline-${theme}.png`, chartOptions());
               }}
             >
               Download PNG

@@ -1,9 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import type { Finding } from '../../../shared/api-schemas';
 import { useFindings, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { EmptyState, Loaded } from '../components/ui';
+import { findingHref } from '../lib/finding-links';
 import { codeLabel, formatCount, formatDay, shortDigest } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
@@ -65,6 +67,11 @@ function FindingDetail({ finding, onClose }: { finding: Finding; onClose: () => 
         ))}
       </dl>
       <CopyButton text={finding.evidence_sha256} />
+      <p>
+        <Link to={findingHref(finding.ref)} data-testid="open-finding">
+          Open the finding: rows around it, what it belongs with, its session →
+        </Link>
+      </p>
     </aside>
   );
 }
@@ -89,6 +96,12 @@ export function FindingsPage() {
   }, [lastIndex, items.length, findings]);
 
   const setParam = (key: string, value: string | undefined) => setParams({ [key]: value });
+  const navigate = useNavigate();
+  // On a phone the detail opens as its own view instead of a panel far below the list.
+  const open = (f: Finding) => {
+    if (window.matchMedia?.('(max-width: 720px)').matches) navigate(findingHref(f.ref));
+    else setParam('finding', String(f.id));
+  };
   const sortToggle = (
     <label>
       Sort{' '}
@@ -139,9 +152,9 @@ export function FindingsPage() {
                             className={`vrow${f.id === selectedId ? ' selected' : ''}${f.counted ? '' : ' copy-row'}`}
                             data-testid="finding-row"
                             style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${v.start}px)` }}
-                            onClick={() => setParam('finding', String(f.id))}
+                            onClick={() => open(f)}
                             onKeyDown={(e) => {
-                              if (e.key === 'Enter' || e.key === ' ') setParam('finding', String(f.id));
+                              if (e.key === 'Enter' || e.key === ' ') open(f);
                             }}
                           >
                             <span role="cell" className="ellipsis">

@@ -1,33 +1,59 @@
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { FINDING_CODES } from '../../../shared/finding-codes';
-import { useRoots, useSummary, useTimeline, useVersions } from '../api/queries';
+import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
+import { opportunityWords } from '../../../shared/opportunity-words';
+import { useRegressions, useRoots, useSummary, useTimelineIn, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
-import { TimelineChart } from '../components/TimelineChart';
+import { RateTimeChart } from '../components/RateTimeChart';
 import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../components/ui';
-import { highestRates, timelineSeries } from '../lib/chart-data';
-import { codeLabel, formatCount, formatDay, formatRate, formatRateWithInterval } from '../lib/format';
-import { filtersFromSearch } from '../lib/url-filters';
+import { VerdictCards } from '../components/VerdictCards';
+import { ViewAsData } from '../components/ViewAsData';
+import { rateRowsCsv } from '../lib/csv';
+import { codeLabel, formatCount, formatDay } from '../lib/format';
+import { chartMarkers } from '../lib/markers';
+import { autoBucket, foldDays, formatCell } from '../lib/scale';
+import { filtersFromSearch, listParam, toQueryString } from '../lib/url-filters';
 
 export function OverviewPage() {
   const [search] = useSearchParams();
   const filters = filtersFromSearch(search);
   const summary = useSummary(filters);
-  const timeline = useTimeline(filters, 'day');
+  // Weeks come from the server for long ranges: a year of days is ~0.8 MB of JSON.
+  const overviewBucket = summary.data ? autoBucket(summary.data.first_day, summary.data.last_day) : null;
+  const timeline = useTimelineIn(filters, overviewBucket === null ? null : overviewBucket === 'week' ? 'week' : 'day');
   const versions = useVersions(filters);
+  const regressions = useRegressions(filters);
   const roots = useRoots();
+  const [showAll, setShowAll] = useState(false);
 
   if (summary.error) return <ErrorBanner error={summary.error} />;
   if (!summary.data) return <Skeleton height={320} />;
   const s = summary.data;
   if (s.roots === 0) return <NothingIndexed />;
-  const codes = s.codes.map((c) => c.code);
-  // The compact chart draws only the codes that have findings; flat zero lines would hide them.
-  const charted = s.codes.filter((c) => c.count > 0).map((c) => c.code);
+  const measurable = s.codes.filter((c) => c.not_measurable === null);
+  const notMeasurable = s.codes.filter((c) => c.not_measurable !== null);
+  const withFindings = measurable.filter((c) => c.count > 0).map((c) => c.code);
+  const quiet = measurable.filter((c) => c.count === 0);
+  const charted = showAll ? measurable.map((c) => c.code) : withFindings;
   const neverScanned = roots.data?.roots.filter((r) => r.last_scan_at === null) ?? [];
+  const picked = listParam(search.get('mark') ?? undefined);
+  const qs = toQueryString(filters);
 
   return (
     <div className="page">
       <h1>Overview</h1>
+      <Section title="Where did it start?">
+        <Loaded query={regressions} height={90}>
+          {(r) => (
+            <VerdictCards
+              cards={r.cards.filter((c) => c.dimension === 'version')}
+              noClaim={r.no_claim.version}
+              sessionCap={r.session_cap}
+              testId="verdicts-overview"
+            />
+          )}
+        </Loaded>
+      </Section>
       {s.files_failed > 0 && (
         <WarningBanner>
           <strong>
@@ -67,67 +93,119 @@ export function OverviewPage() {
           detail={s.first_day ? `${formatDay(s.first_day)} – ${formatDay(s.last_day)}` : undefined}
         />
         <StatCard testId="stat-turns" label="Tool-use turns" value={formatCount(s.tool_use_turns)} detail="messages that stopped to call a tool" />
-        {s.codes.map((c) => (
-          <StatCard
-            key={c.code}
-            testId={`stat-${c.code}`}
-            label={codeLabel(c.code)}
-            value={formatCount(c.count)}
-            detail={
-              <span title="per 1,000 tool-use turns, with 95% Wilson interval">{formatRateWithInterval(c.per_1000_tool_use_turns)} of tool-use turns</span>
-            }
-          />
-        ))}
-      </div>
-      <Section title="Failure rate per day" actions={<Link to={`/timeline${search.size ? `?${search}` : ''}`}>Open timeline</Link>}>
-        <Loaded query={timeline} height={200}>
-          {(data) => (
-            <TimelineChart
-              points={timelineSeries(data.rows, charted)}
-              codes={charted}
-              allCodes={FINDING_CODES}
-              markers={data.version_markers}
-              height={200}
-              compact
+        {measurable
+          .filter((c) => c.count > 0 || showAll)
+          .map((c) => (
+            <StatCard
+              key={c.code}
+              testId={`stat-${c.code}`}
+              label={codeLabel(c.code)}
+              value={formatCount(c.count)}
+              detail={
+                <span title={`per 1,000 ${opportunityWords(c.opportunity)}, with 95% Wilson interval`}>{formatCell(c, opportunityWords(c.opportunity))}</span>
+              }
             />
-          )}
+          ))}
+      </div>
+      {quiet.length > 0 && !showAll && (
+        <p className="muted small" data-testid="quiet-codes">
+          No findings for {quiet.length} other code{quiet.length === 1 ? '' : 's'} ({quiet.map((c) => codeLabel(c.code)).join(', ')}).{' '}
+          <button type="button" className="linkish" onClick={() => setShowAll(true)}>
+            Show them
+          </button>
+        </p>
+      )}
+      {notMeasurable.length > 0 && (
+        <p className="muted small" data-testid="not-measurable">
+          Not measurable here: {notMeasurable.map((c) => `${codeLabel(c.code)} — ${NOT_MEASURABLE_TEXT[c.not_measurable!] ?? c.not_measurable}`).join('; ')}.
+        </p>
+      )}
+      <Section title="Failure rate over time" actions={<Link to={`/timeline${search.size ? `?${search}` : ''}`}>Open timeline</Link>}>
+        <Loaded query={timeline} height={200}>
+          {(data) => {
+            const bucket = autoBucket(s.first_day, s.last_day);
+            return charted.length === 0 ? (
+              <p className="muted" data-testid="no-chart">
+                No findings in {formatCount(s.tool_use_turns)} tool-use turns: nothing to draw.{' '}
+                <button type="button" className="linkish" onClick={() => setShowAll(true)}>
+                  Draw the zero lines anyway
+                </button>
+              </p>
+            ) : (
+              <RateTimeChart
+                rows={foldDays(data.rows, data.bucket === 'week' && bucket === 'week' ? 'day' : bucket)}
+                bucket={bucket}
+                codes={charted}
+                markers={chartMarkers(regressions.data?.cards ?? [], data.version_markers, picked)}
+                height={200}
+                compact
+                hiddenCount={showAll ? 0 : quiet.length}
+                showHidden={showAll}
+                onToggleHidden={() => setShowAll(!showAll)}
+              />
+            );
+          }}
         </Loaded>
       </Section>
       <Section title="Versions with the highest rates" actions={<Link to="/versions">All versions</Link>}>
         <Loaded query={versions} height={140}>
-          {(data) => (
-            <div className="table-scroll">
-              <table className="table" data-testid="top-versions">
-                <thead>
-                  <tr>
-                    <th>version</th>
-                    <th className="num">tool-use turns</th>
-                    {codes.map((c) => (
-                      <th key={c} className="num">
-                        {codeLabel(c)}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {highestRates(data.rows, codes[0] ?? 'missing_tool_use_block', 30, 5).map((r) => (
-                    <tr key={r.key ?? 'unknown'}>
-                      <td>{r.key ?? 'unknown'}</td>
-                      <td className="num">{formatCount(r.tool_use_turns)}</td>
-                      {r.codes.map((c) => (
-                        <td key={c.code} className="num">
-                          {c.count} ({formatRate(c.per_1000_tool_use_turns)})
-                        </td>
+          {(data) => {
+            // Ranked by the interval's lower end, so a version with 2 findings in 14 turns does not top one with 30 in 500.
+            const rate = (r: (typeof data.rows)[number]) => Math.max(0, ...r.codes.filter((c) => c.count > 0).map((c) => c.per_1000_opportunities?.low ?? 0));
+            const top = data.rows
+              .filter((r) => r.codes.some((c) => c.count > 0))
+              .sort((a, b) => rate(b) - rate(a))
+              .slice(0, 5);
+            const cols = FINDING_CODES.filter((c) => withFindings.includes(c));
+            if (top.length === 0)
+              return (
+                <p className="muted" data-testid="top-versions-none">
+                  No findings in {formatCount(s.tool_use_turns)} tool-use turns across {data.rows.length} version{data.rows.length === 1 ? '' : 's'}.
+                </p>
+              );
+            return (
+              <>
+                <div className="table-scroll">
+                  <table className="table" data-testid="top-versions">
+                    <thead>
+                      <tr>
+                        <th>version</th>
+                        <th className="num">tool-use turns</th>
+                        {cols.map((c) => (
+                          <th key={c} className="num">
+                            {codeLabel(c)}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {top.map((r) => (
+                        <tr key={r.key ?? 'unknown'}>
+                          <td>{r.key ?? 'unknown'}</td>
+                          <td className="num">{formatCount(r.tool_use_turns)}</td>
+                          {cols.map((code) => {
+                            const c = r.codes.find((x) => x.code === code);
+                            return (
+                              <td key={code} className="num">
+                                {c ? formatCell(c) : '–'}
+                              </td>
+                            );
+                          })}
+                        </tr>
                       ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+                    </tbody>
+                  </table>
+                </div>
+                <ViewAsData api={`/api/versions${qs}`} csv={{ name: 'versions.csv', rows: () => rateRowsCsv(data.rows, 'version') }} />
+              </>
+            );
+          }}
         </Loaded>
-        <p className="muted small">Versions with fewer than 30 tool-use turns are left out here: their rates say little.</p>
+        <p className="muted small">
+          Only versions with findings are listed, ranked by the lower end of their 95% interval; rates are per 1,000 of each code's own opportunities.
+        </p>
       </Section>
+      <ViewAsData api={`/api/regressions${qs}`} />
     </div>
   );
 }

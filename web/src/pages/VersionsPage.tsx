@@ -1,14 +1,19 @@
 import { FINDING_CODES } from '../../../shared/finding-codes';
+import { opportunityWords } from '../../../shared/opportunity-words';
 import { useModels, useRegressions, useVersionModels, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
-import { RegressionVerdicts } from '../components/RegressionVerdicts';
+import { SessionEndsChart } from '../components/SessionEndsChart';
 import { Loaded, NothingIndexed, Section } from '../components/ui';
+import { VerdictCards } from '../components/VerdictCards';
+import { ViewAsData } from '../components/ViewAsData';
 import { whiskerSeries } from '../lib/chart-data';
 import { codeColor } from '../lib/colors';
-import { codeLabel, formatCount, formatRate } from '../lib/format';
-import { filtersFromSearch } from '../lib/url-filters';
+import { rateRowsCsv } from '../lib/csv';
+import { codeLabel, formatCount } from '../lib/format';
+import { codesWithFindings, describeFold, foldVersions, formatCell, measurableCodes } from '../lib/scale';
+import { filtersFromSearch, listParam, toQueryString } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
 
 export function VersionsPage() {
@@ -18,88 +23,174 @@ export function VersionsPage() {
   const models = useModels(filters);
   const cross = useVersionModels(filters);
   const regressions = useRegressions(filters);
-  const code = FINDING_CODES.find((c) => c === search.get('chart')) ?? FINDING_CODES[0];
+  const rows = versions.data?.rows ?? [];
+  const found = codesWithFindings(rows, FINDING_CODES);
+  const measurable = measurableCodes(rows, FINDING_CODES);
+  // By default the chart shows a code with findings; the chooser offers every measurable code.
+  const code = FINDING_CODES.find((c) => c === search.get('chart')) ?? found[0] ?? measurable[0] ?? FINDING_CODES[0];
+  const opened = listParam(search.get('open') ?? undefined);
+  const firstBad = (regressions.data?.cards ?? []).filter((c) => c.dimension === 'version' && c.strength !== 'insufficient').map((c) => c.first_bad!);
   const chooser = (
     <label>
       Chart{' '}
       <select value={code} onChange={(e) => setParams({ chart: e.target.value })}>
-        {FINDING_CODES.map((c) => (
+        {measurable.map((c) => (
           <option key={c} value={c}>
             {codeLabel(c)}
+            {found.includes(c) ? '' : ' (no findings)'}
           </option>
         ))}
       </select>
     </label>
   );
   if (versions.data && versions.data.rows.length === 0 && !search.size) return <NothingIndexed />;
-  const crossModels = [...new Set((cross.data?.rows ?? []).map((r) => r.model ?? 'unknown'))];
-  const crossVersions = [...new Set((cross.data?.rows ?? []).map((r) => r.version ?? 'unknown'))];
+  const qs = toQueryString(filters);
 
   return (
     <div className="page">
       <h1>Versions and models</h1>
-      <FilterBar showCodes={false} extra={chooser} />
       <Section title="Where did it start? (by version)">
-        <Loaded query={regressions} height={80}>
-          {(r) => <RegressionVerdicts verdicts={r.verdicts} dimension="version" method={r.method} />}
-        </Loaded>
-      </Section>
-      <Section title={`${codeLabel(code)} per 1,000 tool-use turns, by Claude Code version`}>
-        <Loaded query={versions} height={300}>
-          {(data) => (
-            <>
-              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code, FINDING_CODES)} height={300} testId="versions-chart" />
-              <RateTable rows={data.rows} keyName="version" testId="versions-table" />
-            </>
+        <Loaded query={regressions} height={90}>
+          {(r) => (
+            <VerdictCards
+              cards={r.cards.filter((c) => c.dimension === 'version')}
+              noClaim={r.no_claim.version}
+              sessionCap={r.session_cap}
+              testId="verdicts-version"
+            />
           )}
         </Loaded>
       </Section>
-      <Section title={`${codeLabel(code)} per 1,000 tool-use turns, by model`}>
+      <FilterBar showCodes={false} extra={chooser} />
+      <Section
+        title={`${codeLabel(code)} per 1,000 ${opportunityWords(rows[0]?.codes.find((c) => c.code === code)?.opportunity ?? 'tool_use_turns')}, by version`}
+      >
+        <Loaded query={versions} height={300}>
+          {(data) => {
+            const keep = [...firstBad, ...opened.flatMap((o) => o.split('~'))];
+            const columns = foldVersions(data.rows, {
+              maxColumns: 30,
+              keep: expandRanges(
+                data.rows.map((r) => r.key ?? 'unknown'),
+                opened,
+                keep,
+              ),
+            });
+            const folded = columns.filter((c) => c.folded);
+            const labels = new Map(folded.map((c) => [c.key, describeFold(c)]));
+            return (
+              <>
+                <RateWhiskerChart
+                  points={whiskerSeries(
+                    columns.map((c) => c.row),
+                    code,
+                    labels,
+                  )}
+                  color={codeColor(code)}
+                  height={260}
+                  testId="versions-chart"
+                  code={code}
+                  firstBad={firstBad}
+                  onPick={(key) => {
+                    const col = folded.find((c) => c.key === key);
+                    if (col) setParams({ open: [...opened, `${col.versions[0]}~${col.versions[col.versions.length - 1]}`].join(',') });
+                  }}
+                />
+                {folded.length > 0 && (
+                  <p className="muted small" data-testid="fold-note">
+                    {data.rows.length} versions drawn as {columns.length} columns: {folded.reduce((n, c) => n + c.versions.length, 0)} versions with the fewest
+                    tool-use turns are pooled into {folded.length} ranges (a range's bar is the pooled rate). Click a range to open it.
+                    {opened.length > 0 && (
+                      <>
+                        {' '}
+                        <button type="button" className="linkish" onClick={() => setParams({ open: undefined })}>
+                          Fold again
+                        </button>
+                      </>
+                    )}
+                  </p>
+                )}
+                <RateTable rows={data.rows} keyName="version" testId="versions-table" codes={found} minTurns={200} />
+                <ViewAsData api={`/api/versions${qs}`} csv={{ name: 'versions.csv', rows: () => rateRowsCsv(data.rows, 'version') }} />
+              </>
+            );
+          }}
+        </Loaded>
+      </Section>
+      <Section title={`${codeLabel(code)} by model`}>
         <Loaded query={models} height={240}>
           {(data) => (
             <>
-              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code, FINDING_CODES)} height={240} testId="models-chart" />
-              <RateTable rows={data.rows} keyName="model" testId="models-table" />
+              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="models-chart" code={code} />
+              <RateTable rows={data.rows} keyName="model" testId="models-table" codes={found} />
+              <ViewAsData api={`/api/models${qs}`} csv={{ name: 'models.csv', rows: () => rateRowsCsv(data.rows, 'model') }} />
             </>
           )}
         </Loaded>
       </Section>
+      <SessionEndsChart root={filters.root} />
       <Section title={`${codeLabel(code)}: version × model`}>
-        <Loaded query={cross} height={160}>
-          {(data) => (
-            <div className="table-scroll">
-              <table className="table" data-testid="version-model-table">
-                <thead>
-                  <tr>
-                    <th>version</th>
-                    {crossModels.map((m) => (
-                      <th key={m} className="num">
-                        {m}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {crossVersions.map((v) => (
-                    <tr key={v}>
-                      <td>{v}</td>
-                      {crossModels.map((m) => {
-                        const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.model ?? 'unknown') === m);
-                        const c = row?.codes.find((x) => x.code === code);
-                        return (
-                          <td key={m} className="num" title={row ? `${c?.count ?? 0} in ${row.tool_use_turns} tool-use turns` : 'no messages'}>
-                            {row ? `${formatRate(c?.per_1000_tool_use_turns ?? null)} (n=${formatCount(row.tool_use_turns)})` : '·'}
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+        <Loaded query={cross} height={60}>
+          {(data) => {
+            const crossModels = [...new Set(data.rows.map((r) => r.model ?? 'unknown'))];
+            const withCode = data.rows.filter((r) => (r.codes.find((c) => c.code === code)?.count ?? 0) > 0);
+            const crossVersions = [...new Set(withCode.map((r) => r.version ?? 'unknown'))];
+            return (
+              <details>
+                <summary>
+                  {crossVersions.length === 0
+                    ? `No ${codeLabel(code)} findings in any version × model cell`
+                    : `${crossVersions.length} version${crossVersions.length === 1 ? '' : 's'} with findings, by model`}
+                </summary>
+                <div className="table-scroll">
+                  <table className="table" data-testid="version-model-table">
+                    <thead>
+                      <tr>
+                        <th>version</th>
+                        {crossModels.map((m) => (
+                          <th key={m} className="num">
+                            {m}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {crossVersions.map((v) => (
+                        <tr key={v}>
+                          <td>{v}</td>
+                          {crossModels.map((m) => {
+                            const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.model ?? 'unknown') === m);
+                            const c = row?.codes.find((x) => x.code === code);
+                            return (
+                              <td key={m} className="num">
+                                {c ? formatCell(c) : '·'}
+                              </td>
+                            );
+                          })}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <ViewAsData api={`/api/version-models${qs}`} />
+              </details>
+            );
+          }}
         </Loaded>
+        <p className="muted small">{formatCount(rows.reduce((n, r) => n + r.tool_use_turns, 0))} tool-use turns in the selection.</p>
       </Section>
     </div>
   );
+}
+
+/** Every version inside an opened range ("2.1.43~2.1.52"), plus the ones kept anyway. */
+function expandRanges(all: readonly string[], opened: readonly string[], keep: readonly string[]): string[] {
+  const out = new Set(keep);
+  for (const o of opened) {
+    const [lo, hi] = o.split('~');
+    const i = all.indexOf(lo ?? '');
+    const j = all.indexOf(hi ?? '');
+    if (i >= 0 && j >= i) for (const v of all.slice(i, j + 1)) out.add(v);
+  }
+  return [...out];
 }

@@ -1,0 +1,226 @@
+import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
+import type { SessionEnd } from '../../shared/session-ends';
+import { runDetectors } from '../detect/analyse-file';
+import type { DetectedFinding } from '../detect/detector';
+import { classifySessionEnd } from '../detect/session-end';
+import { projectRoot } from '../project-root';
+import { scanFile } from '../scan/scan-file';
+
+/**
+ * `hook stop` / `hook subagent-stop`: Claude Code's Stop and SubagentStop hooks. Reads the
+ * hook's JSON from stdin, waits briefly for the transcript to be flushed, examines the last
+ * turn with the scanner and the detectors, and when it ended in a known failure prints one
+ * JSON object whose `systemMessage` names the code and what it means. Otherwise prints nothing.
+ * It never blocks the stop, never retries, never writes anything, never prints payload
+ * (no text, id, path or cwd: only codes, versions, days and fixed sentences), and exits 0
+ * whatever happens: a hook must never break the session.
+ */
+
+export const HOOK_EVENTS = { stop: 'Stop', 'subagent-stop': 'SubagentStop' } as const;
+export type HookEvent = keyof typeof HOOK_EVENTS;
+
+/** Longest wait for the transcript to stop growing and end in a newline. */
+export const FLUSH_WAIT_MS = 1500;
+const FLUSH_POLL_MS = 50;
+const STDIN_LIMIT = 1024 * 1024;
+const STDIN_WAIT_MS = 2000;
+const HEALTH_TIMEOUT_MS = 500;
+
+/** What each code means, said to the user; codes without an entry use their definition. */
+const SAID: Partial<Record<FindingCode, string>> = {
+  missing_tool_use_block: 'the last turn ended with stop_reason tool_use but no tool call was saved',
+  text_leaked_tool_call: 'the model wrote its tool call as text instead of making the call, so nothing ran',
+  truncated_tool_use: 'the last turn was cut at max_tokens in the middle of a tool call, so the call never ran',
+  malformed_retry_injected: 'the tool call was malformed and Claude Code asked the model to retry',
+  malformed_retry_exhausted: "the tool call was malformed and Claude Code's one retry also failed",
+  api_tool_pairing_error: 'the API refused the request because tool calls and results did not pair up',
+  orphan_tool_use: 'a tool call in this turn never got its result',
+  tool_result_internal_error: 'a tool result in this turn went missing through an internal error',
+  empty_tool_input_with_error_result: 'a tool was called with empty arguments and failed',
+  repeated_empty_tool_call: 'the same tool was called with empty arguments again and again, each call failing',
+};
+
+/** Endings worth a word even when no detector fired on the last turn. */
+const ENDING_SAID: Partial<Record<SessionEnd, string>> = {
+  said_nothing:
+    'the last turn ended with neither text nor a tool call: the agent thought, said nothing and stopped (said_nothing), a known failure, not your prompt',
+  max_tokens: 'the last turn was cut at max_tokens: its answer is incomplete (max_tokens)',
+  lost_call: 'the last tool call was lost: the model meant to call a tool, but no call was saved (lost_call), a known client failure, not your prompt',
+};
+
+export interface Diagnosis {
+  /** The finding code or the ending the message is about. */
+  code: FindingCode | null;
+  end: SessionEnd | null;
+  sentence: string;
+  /** Dashboard query for the finding (codes, version and day only). */
+  query: string;
+}
+
+/**
+ * The diagnosis of a transcript's last turn, or null when it ended well (or cannot be read:
+ * a hook has nobody to report a damaged file to, and `scan` does that better).
+ */
+export function diagnoseTranscript(path: string): Diagnosis | null {
+  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: true });
+  if (scan.status !== 'ok') return null;
+  const transcript = scan.transcript;
+  const verdict = classifySessionEnd(transcript);
+  if (verdict === null) return null;
+  // The last turn: everything after the last prompt the user typed. A failure the turn recovered
+  // from is not why the agent stopped: the hook speaks when the turn ENDED in a failure (a finding
+  // on its last message or on a harness row after it, or a failing ending), and then also names
+  // the other codes of the turn.
+  const lastPrompt = transcript.prompts.length ? transcript.prompts[transcript.prompts.length - 1]! : 0;
+  const thread = (f: DetectedFinding) => f.message.sidechain === transcript.sidechain;
+  const found = runDetectors(transcript).filter((f) => thread(f) && f.sourceLines[f.sourceLines.length - 1]! > lastPrompt);
+  const endStart = verdict.message ? verdict.message.lines[0]! : 0;
+  const atEnd = found.filter((f) => f.message.lines[0]! >= endStart);
+  const endSaid = ENDING_SAID[verdict.end];
+  const onLast = atEnd.find((f) => f.message === verdict.message) ?? atEnd[atEnd.length - 1];
+  if (!onLast && !endSaid) return null;
+  const message = onLast?.message ?? verdict.message;
+  const params = new URLSearchParams();
+  if (onLast) params.set('code', onLast.code);
+  if (message?.version) params.set('version', message.version);
+  if (message?.day) {
+    params.set('from', message.day);
+    params.set('to', message.day);
+  }
+  let sentence = onLast ? `${SAID[onLast.code] ?? FINDING_DEFINITIONS[onLast.code]}: ${onLast.code}, a known client failure, not your prompt.` : `${endSaid}.`;
+  const others = [...new Set(found.map((f) => f.code))].filter((c) => c !== onLast?.code);
+  if (others.length) sentence += ` Also in this turn: ${others.join(', ')}.`;
+  return { code: onLast?.code ?? null, end: verdict.end, sentence, query: params.toString() };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits (at most `maxMs`) until the file ends in a newline and has not grown for two polls:
+ * Claude Code writes the transcript asynchronously, so the last rows may land after the hook
+ * starts. Never waits longer, whatever the file does.
+ */
+export async function waitForFlush(path: string, maxMs = FLUSH_WAIT_MS): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let lastSize = -1;
+  let stable = 0;
+  while (Date.now() < deadline) {
+    const { size, endsWithNewline } = tail(path);
+    stable = size === lastSize && endsWithNewline ? stable + 1 : 0;
+    if (stable >= 2) return;
+    lastSize = size;
+    await sleep(FLUSH_POLL_MS);
+  }
+}
+
+function tail(path: string): { size: number; endsWithNewline: boolean } {
+  const fd = openSync(path, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (size === 0) return { size, endsWithNewline: false };
+    const byte = Buffer.alloc(1);
+    readSync(fd, byte, 0, 1, size - 1);
+    return { size, endsWithNewline: byte[0] === 0x0a };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readStdin(): Promise<string | null> {
+  if (process.stdin.isTTY) return null;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (value: string | null) => {
+      clearTimeout(timer);
+      process.stdin.removeAllListeners('data');
+      process.stdin.pause();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(null), STDIN_WAIT_MS);
+    process.stdin.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > STDIN_LIMIT) return done(null);
+      chunks.push(chunk);
+    });
+    process.stdin.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', () => done(null));
+  });
+}
+
+/** The transcript the hook is about: a subagent's own file when SubagentStop names one. */
+function transcriptOf(input: unknown, event: HookEvent): string | null {
+  if (input === null || typeof input !== 'object') return null;
+  const fields = input as Record<string, unknown>;
+  const candidates = event === 'subagent-stop' ? [fields.agent_transcript_path, fields.transcript_path] : [fields.transcript_path];
+  for (const c of candidates) {
+    if (typeof c !== 'string' || !c.endsWith('.jsonl')) continue;
+    try {
+      // Never follow a symbolic link; only a regular file is read.
+      if (lstatSync(c).isFile()) return c;
+    } catch {
+      // missing or unreadable: nothing to say
+    }
+  }
+  return null;
+}
+
+/** The dashboard's address when a tool-call-forensics server answers on this loopback port. */
+async function dashboardBase(port: number): Promise<string | null> {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return null;
+  const base = `http://127.0.0.1:${port}/`;
+  try {
+    const response = await fetch(`${base}api/health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
+    if (!response.ok) return null;
+    const body = (await response.json()) as { status?: unknown; detector_definitions_version?: unknown };
+    return body.status === 'ok' && typeof body.detector_definitions_version === 'number' ? base : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one hook event; resolves to what to print on stdout ('' for nothing). Never throws. */
+export async function runHook(event: HookEvent, options: { port?: number; stdin?: () => Promise<string | null> } = {}): Promise<string> {
+  try {
+    const text = await (options.stdin ?? readStdin)();
+    if (text === null) return '';
+    const path = transcriptOf(JSON.parse(text), event);
+    if (path === null) return '';
+    await waitForFlush(path);
+    const diagnosis = diagnoseTranscript(path);
+    if (diagnosis === null) return '';
+    const base = await dashboardBase(options.port ?? 4319);
+    const page = diagnosis.code ? 'findings' : 'versions';
+    const link = base ? ` Dashboard: ${base}${page}${diagnosis.query ? `?${diagnosis.query}` : ''}` : '';
+    return JSON.stringify({ systemMessage: `tool-call-forensics: ${diagnosis.sentence}${link}` }) + '\n';
+  } catch {
+    return '';
+  }
+}
+
+/** The settings.json snippet that installs both hooks; printed, never written. */
+export function hookSettingsSnippet(): string {
+  const launch = join(projectRoot, 'server/cli/launch.mjs');
+  const command = (event: HookEvent) => `"${process.execPath}" "${launch}" hook ${event}`;
+  const entry = (event: HookEvent) => [{ hooks: [{ type: 'command', command: command(event), timeout: 10 }] }];
+  return JSON.stringify({ hooks: { Stop: entry('stop'), SubagentStop: entry('subagent-stop') } }, null, 2) + '\n';
+}
+
+/** `hook <event>`: the entry point main.ts calls. Exit code 0 always. */
+export async function hookCommand(event: string, options: { print?: boolean; port?: string }): Promise<void> {
+  process.exitCode = 0;
+  if (event === 'install') {
+    if (!options.print) {
+      process.stderr.write('hook install only prints the settings to add by hand: run `hook install --print`; nothing was written.\n');
+      return;
+    }
+    process.stdout.write(hookSettingsSnippet());
+    process.stderr.write('Add the "hooks" above to ~/.claude/settings.json (or a project\'s .claude/settings.json) by hand; nothing was written.\n');
+    return;
+  }
+  if (!(event in HOOK_EVENTS)) return;
+  const port = options.port === undefined ? Number(process.env.TCF_PORT ?? 4319) : Number(options.port);
+  process.stdout.write(await runHook(event as HookEvent, { port }));
+}

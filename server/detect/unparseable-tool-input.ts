@@ -1,0 +1,27 @@
+import { toolClass } from '../scan/build-transcript';
+import { callsOf, resultsOf } from './call-outcomes';
+import type { DetectedFinding, Detector } from './detector';
+
+/**
+ * Transcript: a tool_use whose input holds the key `__unparsedToolInput`, whatever else it holds
+ * or however odd its value: the streamed arguments were not valid JSON, and Claude Code (2.1.209+)
+ * kept what arrived and refused the call instead of running it with {}. Details: `len` (the byte
+ * count Claude Code recorded, only when it is a non-negative safe integer), `tool` (a built-in
+ * tool name, else `mcp` or `other`), and `error_kind` of the result paired by id (`no_result`
+ * when there is none, `none` when it succeeded). `raw` is payload: never read.
+ */
+export const unparseableToolInputTranscript: Detector = {
+  code: 'unparseable_tool_input',
+  detect(file) {
+    const results = resultsOf(file);
+    const findings: DetectedFinding[] = [];
+    for (const { message, call } of callsOf(file)) {
+      if (call.unparsed === null || message.damaged) continue;
+      const result = results.of(call);
+      const details: Record<string, string | number> = { tool: toolClass(call.name), error_kind: result === null ? 'no_result' : (result.errorKind ?? 'none') };
+      if (call.unparsed.len !== null) details.len = call.unparsed.len;
+      findings.push({ code: 'unparseable_tool_input', message, sourceLines: result === null ? [call.line] : [call.line, result.line], details });
+    }
+    return findings;
+  },
+};

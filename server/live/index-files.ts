@@ -1,0 +1,187 @@
+import { lstatSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
+import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
+import type { Db } from '../store/database';
+import { fileFingerprint } from '../store/file-fingerprint';
+import { acquireIndexLock } from '../store/index-lock';
+import { dropFileRows, failedRow, type IndexSummary, type Job, markChanged, rebuildDenominatorsIfNeeded, writeFile } from '../store/index-roots';
+import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
+import { prepareLiveStatements } from './live-statements';
+
+/** A finding that was not in the index before this update (same file, code, lines and digest). */
+export interface NewFinding {
+  id: number;
+  code: string;
+}
+
+export interface FilesUpdate {
+  filesChanged: number;
+  filesRemoved: number;
+  findingsAdded: number;
+  findingsRemoved: number;
+  newFindings: NewFinding[];
+  /** Files whose last line is still being written while an earlier complete state is indexed: left as they were, to look at again. */
+  stillWriting: string[];
+}
+
+export interface IndexFilesOptions {
+  /**
+   * When a file already indexed as ok now ends in a line still being written, keep the rows
+   * of its last complete state and report it in `stillWriting` (the watcher looks again
+   * shortly), instead of recording it as in progress and dropping its findings until the line ends.
+   */
+  keepWhileWriting?: boolean;
+  /** Asked before each file: stop (leaving the rest undone) when it says so, e.g. when a full index starts. */
+  shouldStop?: () => boolean;
+}
+
+const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
+
+/**
+ * The state of one path under a root, without following any symbolic link: every folder
+ * between the root and the file must be a real folder (a link there is never followed,
+ * exactly as the full walk skips it).
+ */
+function statUnderRoot(rootPath: string, relPath: string): { kind: 'file'; stat: Stats } | { kind: 'gone' } | { kind: 'unreadable' } {
+  const parts = relPath.split('/');
+  let path = rootPath;
+  for (let i = 0; i < parts.length; i++) {
+    path = join(path, parts[i]!);
+    let stat: Stats;
+    try {
+      stat = lstatSync(path);
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR'
+        ? { kind: 'gone' }
+        : { kind: 'unreadable' };
+    }
+    const last = i === parts.length - 1;
+    if (stat.isSymbolicLink() || (!last && !stat.isDirectory()) || (last && !stat.isFile())) return { kind: 'gone' };
+    if (last) return { kind: 'file', stat };
+  }
+  return { kind: 'gone' };
+}
+
+/**
+ * Re-indexes exactly these files of one root (relative, '/'-separated names as the full walk
+ * writes them), through the full index's own per-file write path: files changed or new are
+ * read again, files gone (deleted, or now a link or not a file) lose their rows, files
+ * unchanged (size, mtime, fingerprint) are left alone. No other file of the root is looked at.
+ * The denominators are rebuilt afterwards when anything changed, as a full run does.
+ */
+export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable<string>, options: IndexFilesOptions = {}): Promise<FilesUpdate> {
+  // The database's index lock, as a full run takes it: a CLI index of the same database waits for this update
+  // (and this update for it), so their writes never interleave.
+  const lock = await acquireIndexLock(db);
+  try {
+    return await indexFilesLocked(db, root, relPaths, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string>, options: IndexFilesOptions): Promise<FilesUpdate> {
+  const st = prepareIndexStatements(db);
+  const live = prepareLiveStatements(db);
+  const known = new Map(st.filesOfRoot.all(root.id).map((f) => [f.rel_path, f]));
+  // The full index's counters, for its write path; only the totals below are reported.
+  const summary: IndexSummary = {
+    scanId: 0,
+    roots: 1,
+    filesSeen: 0,
+    filesUnchanged: 0,
+    filesChanged: 0,
+    filesRemoved: 0,
+    filesFailed: 0,
+    filesInProgress: 0,
+    bytesRead: 0,
+    findingsAdded: 0,
+    findingsRemoved: 0,
+    symlinksSkipped: 0,
+    durationMs: 0,
+    formats: {},
+    filesSalvaged: 0,
+    terminalReasons: {},
+    failures: [],
+    rootsRemoved: 0,
+  };
+  const update: FilesUpdate = { filesChanged: 0, filesRemoved: 0, findingsAdded: 0, findingsRemoved: 0, newFindings: [], stillWriting: [] };
+  const now = () => new Date().toISOString();
+
+  for (const relPath of new Set(relPaths)) {
+    if (options.shouldStop?.()) break;
+    if (!scanned(relPath)) continue;
+    const old = known.get(relPath);
+    const state = statUnderRoot(root.path, relPath);
+    if (state.kind === 'gone') {
+      if (!old) continue;
+      db.transaction(() => {
+        dropFileRows(st, old.id);
+        st.deleteFile.run(old.id);
+        markChanged(st);
+      }).immediate();
+      update.filesRemoved++;
+      update.findingsRemoved += old.findings;
+      continue;
+    }
+    const path = join(root.path, ...relPath.split('/'));
+    let fingerprint = '';
+    if (state.kind === 'file') {
+      try {
+        fingerprint = fileFingerprint(path, state.stat.size);
+      } catch {
+        fingerprint = '';
+      }
+    }
+    if (state.kind === 'unreadable' || fingerprint === '') {
+      db.transaction(() => {
+        if (old) dropFileRows(st, old.id);
+        st.upsertFile.run(failedRow(root.id, relPath, 0, 0, '', 'unreadable', null, now()));
+        markChanged(st);
+      }).immediate();
+      update.filesChanged++;
+      update.findingsRemoved += old?.findings ?? 0;
+      continue;
+    }
+    const { size, mtimeMs } = (state as { stat: Stats }).stat;
+    if (old && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) continue;
+    // Let the server answer requests between files.
+    await new Promise((resolve) => setImmediate(resolve));
+    const analysis: FileAnalysis = analyseFile(path, { forIndex: true });
+    if (analysis.status === 'in_progress' && options.keepWhileWriting && old?.status === 'ok') {
+      update.stillWriting.push(relPath);
+      continue;
+    }
+    const job: Job = { root, relPath, path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 };
+    db.transaction(() => {
+      const before = old ? new Set(live.findingKeysOfFile.all(old.id).map(findingKey)) : new Set<string>();
+      const added = summary.findingsAdded;
+      writeFile(st, job, analysis, summary);
+      const fileId = live.fileIdByPath.get(root.id, relPath)?.id;
+      if (fileId !== undefined && summary.findingsAdded > added) {
+        for (const f of live.findingKeysOfFile.all(fileId)) if (!before.has(findingKey(f))) update.newFindings.push({ id: f.id, code: f.code });
+      }
+    }).immediate();
+    update.filesChanged++;
+  }
+  update.findingsAdded = summary.findingsAdded;
+  update.findingsRemoved += summary.findingsRemoved;
+  if (update.filesChanged + update.filesRemoved > 0) rebuildDenominators(db, st);
+  return update;
+}
+
+const findingKey = (f: { code: string; first_line: number; last_line: number; evidence_sha256: string }) =>
+  `${f.code}|${f.first_line}|${f.last_line}|${f.evidence_sha256}`;
+
+/**
+ * The full index's closing step, run after a live update that changed anything: the
+ * per-root denominators and which copy of a message is counted, rebuilt from the messages.
+ * It must stay the same as indexRoots' finishing phase (a test compares a live-updated index
+ * with a full index of the same files).
+ */
+function rebuildDenominators(db: Db, st: IndexStatements): void {
+  db.transaction(() => {
+    rebuildDenominatorsIfNeeded(st);
+  }).immediate();
+}

@@ -1,0 +1,214 @@
+import { EventEmitter } from 'node:events';
+import { relative, sep } from 'node:path';
+import { type FSWatcher, watch } from 'chokidar';
+import type { LiveUpdate } from '../../shared/live-update';
+import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
+import type { Db } from '../store/database';
+import { prepareIndexStatements, type RootRow } from '../store/index-statements';
+import type { ScanRunner } from '../store/scan-runner';
+import { type FilesUpdate, indexFilesOfRoot } from './index-files';
+
+export type { LiveUpdate };
+
+export interface WatchOptions {
+  /** Quiet time after the last change before the changed files are indexed. */
+  debounceMs?: number;
+  /** Longest a change waits while the folder keeps changing (a session writing steadily). */
+  maxWaitMs?: number;
+  /** How often, and how many times, a file whose last line is still being written is looked at again. */
+  retryMs?: number;
+  retries?: number;
+}
+
+const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
+
+/**
+ * Watches every root (chokidar: inotify/FSEvents, no polling, symbolic links never followed)
+ * and re-indexes only the files that changed, a short quiet time after the last change. Waits
+ * while a full index runs (it would read the same files) and stops between files when one
+ * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the scan
+ * runner as a 'live' event, which /api/scans/events forwards to the page.
+ */
+export class RootWatcher extends EventEmitter {
+  private readonly watchers = new Map<number, { root: RootRow; watcher: FSWatcher }>();
+  private readonly pending = new Map<number, Set<string>>();
+  private readonly writing = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private firstChangeAt = 0;
+  private flushing: Promise<void> | null = null;
+  private hold: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly debounceMs: number;
+  private readonly maxWaitMs: number;
+  private readonly retryMs: number;
+  private readonly retries: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly scans: ScanRunner,
+    options: WatchOptions = {},
+  ) {
+    super();
+    this.debounceMs = options.debounceMs ?? 150;
+    this.maxWaitMs = options.maxWaitMs ?? 1000;
+    this.retryMs = options.retryMs ?? 250;
+    this.retries = options.retries ?? 8;
+    // A full index that ends may have added or removed roots; changes queued meanwhile go now.
+    this.scans.on('progress', (state: { state: string }) => {
+      if (state.state !== 'running') void this.syncRoots().then(() => this.schedule());
+    });
+  }
+
+  /** Starts watching every root; resolves when the watchers are ready. */
+  async start(): Promise<void> {
+    await this.syncRoots();
+  }
+
+  /** Delays indexing until `work` settles (an initial full index started elsewhere). */
+  holdUntil(work: Promise<unknown>): void {
+    this.hold = Promise.allSettled([this.hold, work]);
+  }
+
+  /** Watches the roots the database has now, and stops watching removed ones. */
+  async syncRoots(): Promise<void> {
+    if (this.closed) return;
+    const roots = prepareIndexStatements(this.db).allRoots.all();
+    const ids = new Set(roots.map((r) => r.id));
+    for (const [id, w] of this.watchers) {
+      if (!ids.has(id)) {
+        this.watchers.delete(id);
+        this.pending.delete(id);
+        await w.watcher.close();
+      }
+    }
+    const ready: Promise<void>[] = [];
+    for (const root of roots) {
+      if (this.watchers.has(root.id)) continue;
+      const watcher = watch(root.path, {
+        persistent: true,
+        ignoreInitial: true,
+        followSymlinks: false,
+        // Only transcripts and captures (folders are always walked into).
+        ignored: (path, stats) => stats?.isFile() === true && !scanned(path),
+      });
+      this.watchers.set(root.id, { root, watcher });
+      const toRel = (path: string) => relative(root.path, path).split(sep).join('/');
+      watcher.on('add', (path) => this.queue(root.id, toRel(path)));
+      watcher.on('change', (path) => this.queue(root.id, toRel(path)));
+      watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
+      watcher.on('addDir', (path) => this.queueFolder(root, toRel(path)));
+      watcher.on('unlinkDir', (path) => this.queueGoneFolder(root.id, toRel(path)));
+      // A watch that fails (too many folders for the system's inotify limit, a folder made unreadable) is said
+      // once, by folder label and error code: changes there then need a full index, which reports each file.
+      let failed = false;
+      watcher.on('error', (error) => {
+        if (failed) return;
+        failed = true;
+        const code = (error as NodeJS.ErrnoException).code;
+        this.emit('watch-error', root.label, typeof code === 'string' && /^[A-Z0-9_]{1,20}$/.test(code) ? code : 'unknown');
+      });
+      ready.push(new Promise((resolve) => watcher.once('ready', () => resolve())));
+    }
+    await Promise.all(ready);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await Promise.all([...this.watchers.values()].map((w) => w.watcher.close()));
+    this.watchers.clear();
+    await this.flushing;
+  }
+
+  private queue(rootId: number, relPath: string): void {
+    if (relPath === '' || relPath.startsWith('..') || !scanned(relPath)) return;
+    let set = this.pending.get(rootId);
+    if (!set) this.pending.set(rootId, (set = new Set()));
+    set.add(relPath);
+    this.schedule();
+  }
+
+  /** A new folder: its files may have been written before it was watched. */
+  private queueFolder(root: RootRow, relPath: string): void {
+    if (relPath === '' || relPath.startsWith('..')) return;
+    const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
+    walkDirectory(`${root.path}${sep}${relPath.split('/').join(sep)}`, relPath, walk);
+    for (const f of walk.files) this.queue(root.id, f.name);
+  }
+
+  /** A folder removed: every indexed file under it. The root itself going is left to the next full index. */
+  private queueGoneFolder(rootId: number, relPath: string): void {
+    if (relPath === '' || relPath.startsWith('..')) return;
+    for (const f of prepareIndexStatements(this.db).filesOfRoot.all(rootId)) if (f.rel_path.startsWith(`${relPath}/`)) this.queue(rootId, f.rel_path);
+  }
+
+  private schedule(): void {
+    if (this.closed || this.pending.size === 0) return;
+    const now = Date.now();
+    if (this.timer) clearTimeout(this.timer);
+    else this.firstChangeAt = now;
+    const wait = Math.max(0, Math.min(this.debounceMs, this.maxWaitMs - (now - this.firstChangeAt)));
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush();
+    }, wait);
+  }
+
+  /** Indexes what is pending, one root at a time; runs once at a time. */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = (async () => {
+      await this.hold;
+      while (this.pending.size > 0 && !this.closed && !this.scans.running) {
+        const [rootId, paths] = this.pending.entries().next().value as [number, Set<string>];
+        this.pending.delete(rootId);
+        const entry = this.watchers.get(rootId);
+        if (!entry) continue;
+        const giveUp = [...paths].filter((p) => (this.writing.get(`${rootId}:${p}`) ?? 0) >= this.retries);
+        let update: FilesUpdate;
+        try {
+          update = await indexFilesOfRoot(this.db, entry.root, paths, { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.scans.running });
+        } catch {
+          // The database is closing or broken: nothing to publish; a full index will report what it can.
+          continue;
+        }
+        if (this.scans.running) {
+          // A full index started: it reads these files itself; queue them again for after it, in case it read them too early.
+          for (const p of paths) this.queue(rootId, p);
+        }
+        this.retryWriting(rootId, paths, update.stillWriting);
+        if (update.filesChanged + update.filesRemoved === 0) continue;
+        const live: LiveUpdate = {
+          files_changed: update.filesChanged,
+          files_removed: update.filesRemoved,
+          findings_added: update.findingsAdded,
+          findings_removed: update.findingsRemoved,
+          new_findings: update.newFindings,
+          at: new Date().toISOString(),
+        };
+        this.emit('update', live);
+        this.scans.emit('live', live);
+      }
+    })();
+    try {
+      await this.flushing;
+    } finally {
+      this.flushing = null;
+    }
+    // Changes that came in while indexing.
+    if (this.pending.size > 0 && !this.timer && !this.scans.running) this.schedule();
+  }
+
+  /** Files still being written are looked at again shortly, a bounded number of times, then recorded as in progress. */
+  private retryWriting(rootId: number, paths: Set<string>, stillWriting: string[]): void {
+    const writing = new Set(stillWriting);
+    for (const p of paths) if (!writing.has(p)) this.writing.delete(`${rootId}:${p}`);
+    if (writing.size === 0) return;
+    this.emit('still-writing', rootId, writing.size);
+    for (const p of writing) this.writing.set(`${rootId}:${p}`, (this.writing.get(`${rootId}:${p}`) ?? 0) + 1);
+    setTimeout(() => {
+      for (const p of writing) this.queue(rootId, p);
+    }, this.retryMs).unref();
+  }
+}

@@ -1,0 +1,123 @@
+import type { FindingDetail, FindingLink, StripRow } from '../../shared/api-schemas';
+import { pathUnderRoot, readRowWindow } from '../scan/read-row-window';
+import type { Db } from '../store/database';
+import { findingRef, parseFindingRef } from './finding-ref';
+import { type FindingRow, toFinding } from './get-findings';
+
+export const DEFAULT_CONTEXT = 15;
+export const MAX_CONTEXT = 100;
+
+interface DetailRow extends FindingRow {
+  file_id: number;
+  root_path: string;
+  session_hash: string | null;
+}
+
+const COLUMNS = `fi.id, fi.code, f.root_id, r.label AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines,
+  fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details,
+  fi.file_id, r.path AS root_path, f.session_hash`;
+const FROM = 'findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id = f.root_id JOIN cells c ON c.id = fi.cell_id';
+
+function prepare(db: Db) {
+  return {
+    byFirstLine: db.prepare<{ first_line: number }, DetailRow>(`SELECT ${COLUMNS} FROM ${FROM} WHERE fi.first_line = @first_line`),
+    sameFile: db.prepare<{ file_id: number; id: number }, DetailRow & { same_message: number }>(`
+      SELECT ${COLUMNS}, fi.message_hash = (SELECT message_hash FROM findings WHERE id = @id) AS same_message
+      FROM ${FROM} WHERE fi.file_id = @file_id AND fi.id <> @id ORDER BY fi.first_line, fi.code`),
+    sameSession: db.prepare<{ session_hash: string; id: number }, DetailRow>(`
+      SELECT ${COLUMNS} FROM ${FROM} WHERE f.session_hash = @session_hash AND fi.id <> @id ORDER BY f.rel_path, fi.first_line, fi.code LIMIT 500`),
+  };
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+function statements(db: Db) {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  return st;
+}
+
+export const linkOf = (r: FindingRow): FindingLink => ({
+  ref: findingRef(r.root_id, r.file, r.code, r.first_line),
+  code: r.code,
+  lines: [r.first_line, r.last_line],
+  file: r.file,
+});
+
+/** The finding a stable reference names, or null. */
+export function findByRef(db: Db, ref: string): DetailRow | null {
+  const parsed = parseFindingRef(ref);
+  if (!parsed) return null;
+  return (
+    statements(db)
+      .byFirstLine.all({ first_line: parsed.firstLine })
+      .find((r) => findingRef(r.root_id, r.file, r.code, r.first_line) === ref) ?? null
+  );
+}
+
+/** A POSIX shell word: single-quoted, with each ' written as '\''. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * Findings that belong together with `f` in its file, both ways: the same assistant message
+ * (a missing block and the retry nudge after it), shared source lines (each {} call of a
+ * repeated run and the run), and a retry nudge with the "retry also failed" row its retry led to.
+ */
+function chainOf(db: Db, f: DetailRow): FindingLink[] {
+  const others = statements(db).sameFile.all({ file_id: f.file_id, id: f.id });
+  const mine = new Set(JSON.parse(f.source_lines) as number[]);
+  const nudges = [f, ...others].filter((o) => o.code === 'malformed_retry_injected').map((o) => o.first_line);
+  const nudgeBefore = (line: number) => nudges.filter((n) => n < line).reduce((a, b) => Math.max(a, b), -1);
+  return others
+    .filter((o) => {
+      if (o.same_message === 1) return true;
+      if ((JSON.parse(o.source_lines) as number[]).some((l) => mine.has(l))) return true;
+      if (f.code === 'malformed_retry_injected' && o.code === 'malformed_retry_exhausted') return nudgeBefore(o.first_line) === f.first_line;
+      if (f.code === 'malformed_retry_exhausted' && o.code === 'malformed_retry_injected') return nudgeBefore(f.first_line) === o.first_line;
+      return false;
+    })
+    .map(linkOf);
+}
+
+/** Rows within `context` of any of the finding's source lines (a long run does not pull in everything between). */
+function near(sourceLines: number[], context: number) {
+  return (line: number) => sourceLines.some((s) => Math.abs(s - line) <= context);
+}
+
+/** One finding with its turn strip (re-read from the owner's file), chain and session. */
+export function getFindingDetail(db: Db, ref: string, context = DEFAULT_CONTEXT): FindingDetail | null {
+  const f = findByRef(db, ref);
+  if (!f) return null;
+  const ctx = Math.max(0, Math.min(MAX_CONTEXT, context));
+  const sourceLines = JSON.parse(f.source_lines) as number[];
+  const from = Math.max(1, f.first_line - ctx);
+  let to = f.last_line + ctx;
+  const path = pathUnderRoot(f.root_path, f.file);
+  const window = path ? readRowWindow(path, sourceLines, f.evidence_sha256, from, to) : ({ status: 'unreadable' } as const);
+  if (window.status === 'ok') to = Math.min(to, window.line_count);
+  const inFinding = new Set(sourceLines);
+  const rows: StripRow[] =
+    window.status === 'ok' ? window.rows.filter((r) => near(sourceLines, ctx)(r.line)).map((r) => ({ ...r, in_finding: inFinding.has(r.line) })) : [];
+  const session = f.session_hash ? statements(db).sameSession.all({ session_hash: f.session_hash, id: f.id }).map(linkOf) : [];
+  return {
+    finding: toFinding(f),
+    session_hash: f.session_hash,
+    strip: {
+      status: window.status,
+      message:
+        window.status === 'ok'
+          ? `${rows.length} rows around lines ${f.first_line}–${f.last_line}`
+          : window.status === 'changed'
+            ? 'file changed since indexing: its lines no longer match the evidence digest, so no rows are shown (index again to refresh)'
+            : 'the file cannot be read (moved, removed, or replaced by a link)',
+      context: ctx,
+      from,
+      to,
+      rows,
+    },
+    chain: chainOf(db, f),
+    session,
+    local_command: `sed -n '${from},${to}p' ${shellQuote(`./${f.file}`)}`,
+  };
+}

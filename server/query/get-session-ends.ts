@@ -1,0 +1,42 @@
+import { SESSION_ENDS, type SessionEnd, type SessionEndsResponse, type SessionEndsRow } from '../../shared/session-ends';
+import { compareVersions } from '../../shared/version-order';
+import type { Db } from '../store/database';
+
+export type SessionEndDimension = 'version' | 'model' | 'day';
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+/** Transcripts read whole (status ok) with a class, counted per file: one file is one session (or one subagent's run). */
+function prepare(db: Db) {
+  const statement = (column: string) =>
+    db.prepare<{ roots: string | null; sidechain: number | null }, { key: string | null; end: SessionEnd; n: number }>(`
+      SELECT ${column} AS key, session_end AS end, count(*) AS n
+      FROM files
+      WHERE status = 'ok' AND session_end IS NOT NULL
+        AND (@roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots)))
+        AND (@sidechain IS NULL OR sidechain = @sidechain)
+      GROUP BY 1, 2`);
+  return { version: statement('session_end_version'), model: statement('session_end_model'), day: statement('session_end_day') };
+}
+
+/** How sessions end, per version (ordered as versions are), model or day. */
+export function getSessionEnds(db: Db, dimension: SessionEndDimension, filters: { rootIds?: number[]; sidechain?: boolean }): SessionEndsResponse {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  const rows = new Map<string | null, SessionEndsRow>();
+  const params = {
+    roots: filters.rootIds?.length ? JSON.stringify(filters.rootIds) : null,
+    sidechain: filters.sidechain === undefined ? null : filters.sidechain ? 1 : 0,
+  };
+  for (const r of st[dimension].all(params)) {
+    let row = rows.get(r.key);
+    if (!row) rows.set(r.key, (row = { key: r.key, sessions: 0, ends: Object.fromEntries(SESSION_ENDS.map((e) => [e, 0])) as SessionEndsRow['ends'] }));
+    row.ends[r.end] += r.n;
+    row.sessions += r.n;
+  }
+  const order = (a: SessionEndsRow, b: SessionEndsRow) => {
+    if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
+    return dimension === 'version' ? compareVersions(a.key, b.key) : a.key.localeCompare(b.key);
+  };
+  return { dimension, rows: [...rows.values()].sort(order) };
+}

@@ -1,0 +1,106 @@
+import type { SessionResponse } from '../../shared/api-schemas';
+import { pathUnderRoot, readAllRowMetadata } from '../scan/read-row-window';
+import type { RowMeta } from '../scan/row-metadata';
+import type { Db } from '../store/database';
+import { linkOf } from './get-finding-detail';
+import type { FindingRow } from './get-findings';
+
+interface FileRow {
+  id: number;
+  root_id: number;
+  root_path: string;
+  file: string;
+  sidechain: number;
+  assistant_messages: number;
+  first_row_at: string | null;
+  last_row_at: string | null;
+}
+
+function prepare(db: Db) {
+  return {
+    files: db.prepare<{ session_hash: string }, FileRow>(`
+      SELECT f.id, f.root_id, r.path AS root_path, f.rel_path AS file, f.sidechain, f.assistant_messages, f.first_row_at, f.last_row_at
+      FROM files f JOIN roots r ON r.id = f.root_id
+      WHERE f.session_hash = @session_hash AND f.status = 'ok' ORDER BY f.sidechain, f.first_row_at, f.rel_path`),
+    findings: db.prepare<{ file_id: number }, FindingRow>(`
+      SELECT fi.id, fi.code, f.root_id, '' AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines, fi.evidence_sha256,
+             '' AS day, '' AS version, '' AS model, fi.block_types, fi.signed_thinking, 0 AS sidechain, fi.counted, fi.details
+      FROM findings fi JOIN files f ON f.id = fi.file_id WHERE fi.file_id = @file_id ORDER BY fi.first_line, fi.code`),
+  };
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+const MARKS: Partial<Record<string, SessionResponse['files'][number]['marks'][number]['kind']>> = {
+  compact_boundary: 'compaction',
+  microcompact_boundary: 'compaction',
+  interrupt: 'interrupt',
+  api_error: 'api_error',
+  retry_exhausted: 'api_error',
+  retry_nudge: 'retry_nudge',
+};
+
+function countsOf(rows: RowMeta[]) {
+  let calls = 0;
+  let errors = 0;
+  let compactions = 0;
+  const marks: SessionResponse['files'][number]['marks'] = [];
+  for (const r of rows) {
+    calls += r.tool_calls.length;
+    if (r.synthetic === 'compact_boundary' || r.synthetic === 'microcompact_boundary') compactions++;
+    if (r.is_error) errors++;
+    const kind = r.synthetic ? MARKS[r.synthetic] : undefined;
+    if (kind) marks.push({ line: r.line, kind });
+    else if (r.is_error) marks.push({ line: r.line, kind: 'error' });
+  }
+  return { calls, errors, compactions, marks };
+}
+
+const ms = (t: string | null) => (t ? Date.parse(t) : Number.NaN);
+
+/**
+ * A session (files sharing one session hash: the main transcript and its subagents) on a time
+ * line: per file, counts of turns, calls, errors and compactions from a metadata-only re-read,
+ * the marks where those happened, and the session's findings.
+ */
+export function getSession(db: Db, sessionHash: string): SessionResponse | null {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  const files = st.files.all({ session_hash: sessionHash });
+  if (files.length === 0) return null;
+  const out: SessionResponse['files'] = files.map((f) => {
+    const path = pathUnderRoot(f.root_path, f.file);
+    const rows = path ? readAllRowMetadata(path) : null;
+    const counts = rows ? countsOf(rows) : { calls: 0, errors: 0, compactions: 0, marks: [] };
+    const start = ms(f.first_row_at);
+    const end = ms(f.last_row_at);
+    return {
+      file: f.file,
+      sidechain: f.sidechain === 1,
+      status: rows ? 'ok' : 'unreadable',
+      rows: rows?.length ?? 0,
+      turns: f.assistant_messages,
+      ...counts,
+      duration_seconds: Number.isFinite(start) && Number.isFinite(end) ? Math.round((end - start) / 1000) : null,
+      findings: st.findings.all({ file_id: f.id }).map(linkOf),
+    };
+  });
+  const days = files
+    .flatMap((f) => [f.first_row_at, f.last_row_at])
+    .flatMap((t) => (t && /^\d{4}-\d{2}-\d{2}T/.test(t) && Number.isFinite(ms(t)) ? [new Date(ms(t)).toISOString().slice(0, 10)] : []));
+  days.sort();
+  const total = (k: 'turns' | 'calls' | 'errors' | 'compactions') => out.reduce((a, f) => a + f[k], 0);
+  return {
+    session_hash: sessionHash,
+    first_day: days[0] ?? null,
+    last_day: days[days.length - 1] ?? null,
+    files: out,
+    totals: {
+      turns: total('turns'),
+      calls: total('calls'),
+      errors: total('errors'),
+      compactions: total('compactions'),
+      findings: out.reduce((a, f) => a + f.findings.length, 0),
+    },
+  };
+}

@@ -1,0 +1,136 @@
+import { closeSync, constants, lstatSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { digestLines } from './evidence-digest';
+import { LineStarts, readLines } from './read-lines';
+import { type RowMeta, rowMetadata, timestampMs } from './row-metadata';
+
+export type WindowOutcome =
+  | { status: 'ok'; rows: RowMeta[]; line_count: number }
+  /** The file's bytes at the finding's lines no longer hash to the indexed digest (or the file is shorter). */
+  | { status: 'changed' }
+  | { status: 'unreadable' };
+
+const blankRow = (line: number, type: string): RowMeta => ({
+  line,
+  type,
+  role: null,
+  blocks: [],
+  stop_reason: null,
+  is_error: false,
+  synthetic: null,
+  sub_kind: null,
+  seconds_since_previous: null,
+  output_tokens: null,
+  at_max_tokens: false,
+  sidechain: false,
+  tool_calls: [],
+});
+
+/**
+ * Re-reads lines `from`..`to` of the owner's own file (never following a link) and returns
+ * their metadata through the allowlist in row-metadata.ts, but only after the finding's
+ * source lines still hash to the digest taken when it was indexed.
+ */
+export function readRowWindow(path: string, sourceLines: readonly number[], evidenceSha256: string, from: number, to: number): WindowOutcome {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return { status: 'unreadable' };
+  }
+  const needed = Math.max(to, ...sourceLines);
+  const starts = new LineStarts();
+  const rows: RowMeta[] = [];
+  let previousMs: number | null = null;
+  let lines = 0;
+  try {
+    const outcome = readLines(
+      fd,
+      (text, line) => {
+        lines = line;
+        // Read one line past the last needed, so its span (and so its digest) is exact.
+        if (line > needed) return 'stop';
+        let row: unknown;
+        try {
+          row = text.trim() === '' ? undefined : JSON.parse(text);
+        } catch {
+          row = null;
+        }
+        if (line >= from) {
+          rows.push(row === undefined ? blankRow(line, 'blank') : row === null ? blankRow(line, 'unparseable') : rowMetadata(row, line, previousMs));
+        }
+        const ms = row ? timestampMs(row) : null;
+        if (ms !== null) previousMs = ms;
+        return 'continue';
+      },
+      starts,
+    );
+    if (outcome.invalidUtf8Line !== null && outcome.invalidUtf8Line <= needed) return { status: 'changed' };
+    if (starts.count < Math.max(...sourceLines)) return { status: 'changed' };
+  } catch {
+    return { status: 'unreadable' };
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    if (digestLines(path, starts, sourceLines) !== evidenceSha256) return { status: 'changed' };
+  } catch {
+    return { status: 'changed' };
+  }
+  return { status: 'ok', rows, line_count: lines };
+}
+
+/** A whole file's rows as metadata (for a session's time line), or null when it cannot be read. */
+export function readAllRowMetadata(path: string): RowMeta[] | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  const rows: RowMeta[] = [];
+  let previousMs: number | null = null;
+  try {
+    readLines(
+      fd,
+      (text, line) => {
+        let row: unknown;
+        try {
+          row = text.trim() === '' ? undefined : JSON.parse(text);
+        } catch {
+          row = null;
+        }
+        if (row === undefined) return 'continue';
+        rows.push(row === null ? blankRow(line, 'unparseable') : rowMetadata(row, line, previousMs));
+        const ms = row ? timestampMs(row) : null;
+        if (ms !== null) previousMs = ms;
+        return 'continue';
+      },
+      new LineStarts(),
+    );
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+  return rows;
+}
+
+/**
+ * The path of a file under a root, or null when a component is `..`, empty, or a symbolic link
+ * now (the index never followed links; a folder swapped for one later must not be followed either).
+ */
+export function pathUnderRoot(root: string, relPath: string): string | null {
+  const parts = relPath.split('/');
+  if (parts.some((p) => p === '' || p === '.' || p === '..')) return null;
+  let path = root;
+  for (const part of parts) {
+    path = join(path, part);
+    try {
+      if (lstatSync(path).isSymbolicLink()) return null;
+    } catch {
+      return null;
+    }
+  }
+  return path;
+}

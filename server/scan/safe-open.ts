@@ -1,0 +1,104 @@
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * Opening without following links, and without hanging.
+ *
+ * O_NOFOLLOW only guards a path's last component: a parent folder swapped for a symbolic link
+ * between the walk and the open would still be followed. So after every open we ask the
+ * kernel where the descriptor really is (/proc/self/fd/N on Linux) and refuse it unless that
+ * is exactly the path we meant; folders are then listed through their descriptor, so a swap
+ * after the check changes nothing. Where /proc is missing (macOS), the descriptor's
+ * device+inode must equal an lstat of the path taken after the open (a narrower window, not
+ * none: see README).
+ *
+ * Files are opened O_NONBLOCK (a FIFO or device named *.jsonl cannot block the open) and
+ * must be regular files by fstat of the descriptor itself, before a single byte is read.
+ */
+
+export type OpenProblem = 'unreadable' | 'not_regular_file' | 'path_changed';
+
+export class OpenError extends Error {
+  constructor(readonly problem: OpenProblem) {
+    super(problem);
+  }
+}
+
+const PROC_FD = '/proc/self/fd';
+let procAvailable: boolean | null = null;
+function hasProc(): boolean {
+  procAvailable ??= existsSync(PROC_FD);
+  return procAvailable;
+}
+
+function verifyIdentity(fd: number, path: string, stat: Stats): void {
+  const expected = resolve(path);
+  if (hasProc()) {
+    let real: string;
+    try {
+      real = readlinkSync(`${PROC_FD}/${fd}`);
+    } catch {
+      throw new OpenError('unreadable');
+    }
+    if (real !== expected) throw new OpenError('path_changed');
+    return;
+  }
+  let now: Stats;
+  try {
+    now = lstatSync(expected);
+  } catch {
+    throw new OpenError('path_changed');
+  }
+  if (now.dev !== stat.dev || now.ino !== stat.ino) throw new OpenError('path_changed');
+}
+
+function openChecked(path: string, flags: number): { fd: number; stat: Stats } {
+  let fd: number;
+  try {
+    fd = openSync(path, flags);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // ELOOP: the last component is a link; ENOTDIR: a folder became something else.
+    throw new OpenError(code === 'ELOOP' || code === 'ENOTDIR' ? 'path_changed' : code === 'ENXIO' ? 'not_regular_file' : 'unreadable');
+  }
+  try {
+    const stat = fstatSync(fd);
+    verifyIdentity(fd, path, stat);
+    return { fd, stat };
+  } catch (error) {
+    closeSync(fd);
+    throw error instanceof OpenError ? error : new OpenError('unreadable');
+  }
+}
+
+/** Opens a regular file for reading, never through a link and never blocking; throws OpenError. */
+export function openRegularFile(path: string): { fd: number; stat: Stats } {
+  const opened = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  if (!opened.stat.isFile()) {
+    closeSync(opened.fd);
+    throw new OpenError('not_regular_file');
+  }
+  return opened;
+}
+
+/** A folder entry with its name as raw bytes (names need not be UTF-8). */
+export interface RawEntry {
+  name: Buffer;
+  isFile(): boolean;
+  isDirectory(): boolean;
+  isSymbolicLink(): boolean;
+}
+
+/** Lists a folder through its own descriptor (never through a link); throws OpenError. */
+export function listDirectory(path: string): RawEntry[] {
+  const { fd } = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_DIRECTORY | constants.O_NONBLOCK);
+  try {
+    try {
+      return readdirSync(hasProc() ? `${PROC_FD}/${fd}` : path, { withFileTypes: true, encoding: 'buffer' }) as unknown as RawEntry[];
+    } catch {
+      throw new OpenError('unreadable');
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

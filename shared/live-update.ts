@@ -1,0 +1,13 @@
+/**
+ * What the page is told after the folder watcher re-indexed changed files (the `live`
+ * server-sent event of GET /api/scans/events): counts, codes and finding ids only.
+ */
+export interface LiveUpdate {
+  files_changed: number;
+  files_removed: number;
+  findings_added: number;
+  findings_removed: number;
+  /** Findings not in the index before (same file, code, lines and digest): their id and code. */
+  new_findings: Array<{ id: number; code: string }>;
+  at: string;
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm run bench:stress`: memory and responsiveness under scale (issue 13). Not a test: it
+ * prints figures to copy into the README. Steps, each in its own process:
+ *   1. a file of N million blank lines and a few rows (--blank-millions, 50): scan time, peak RSS;
+ *   2. M tiny transcripts in nested folders (--files, 100000): index time, peak RSS, database
+ *      size against the corpus size, and the event loop's worst lag while the server's runner
+ *      indexes them (a timer every 10 ms; the largest delay seen).
+ * Bounded: about a minute on a loaded 2-core machine with the defaults.
+ */
+import { spawnSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    'blank-millions': { type: 'string', default: '50' },
+    files: { type: 'string', default: '100000' },
+  },
+});
+const root = resolve(import.meta.dirname, '../..');
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-stress-'));
+
+function child(args: string[]): Record<string, number | string | null> {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'stress-child.ts'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!);
+}
+
+const row = (i: number) =>
+  JSON.stringify({
+    type: 'assistant',
+    timestamp: '2026-05-01T10:00:00.000Z',
+    version: '2.1.40',
+    message: { id: `msg_${i}`, role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' },
+  });
+
+try {
+  // 1. Blank lines.
+  const millions = Number(values['blank-millions']);
+  const blankFile = join(tmp, 'blank.jsonl');
+  const fd = openSync(blankFile, 'w');
+  writeSync(fd, `${row(0)}\n`);
+  const block = Buffer.alloc(1024 * 1024, 0x0a);
+  for (let written = 0; written < millions * 1e6; written += block.length) writeSync(fd, block, 0, Math.min(block.length, millions * 1e6 - written));
+  writeSync(fd, `${row(1)}\n`);
+  closeSync(fd);
+  const blank = child(['blank', blankFile]);
+  rmSync(blankFile);
+  console.log(`blank lines: ${millions} million (${millions} MB): ${blank.status}, ${Number(blank.seconds).toFixed(1)} s, peak RSS ${blank.peakRssMb} MB`);
+
+  // 2. Tiny files.
+  const count = Number(values.files);
+  const corpus = join(tmp, 'tiny');
+  let corpusBytes = 0;
+  for (let i = 0; i < count; i++) {
+    const dir = join(corpus, `p${Math.floor(i / 1000)}`);
+    if (i % 1000 === 0) mkdirSync(dir, { recursive: true });
+    const text = `${row(i)}\n`;
+    corpusBytes += text.length;
+    writeFileSync(join(dir, `s${i}.jsonl`), text);
+  }
+  const indexed = child(['index', corpus, join(tmp, 'tiny.db')]);
+  console.log(
+    `tiny files: ${indexed.files} files, ${(corpusBytes / 1e6).toFixed(1)} MB: indexed in ${Number(indexed.seconds).toFixed(1)} s, peak RSS ${indexed.peakRssMb} MB, ` +
+      `database ${(Number(indexed.dbBytes) / 1e6).toFixed(1)} MB (${Math.round((100 * Number(indexed.dbBytes)) / corpusBytes)}% of the corpus), ` +
+      `event-loop lag: worst ${indexed.lagMaxMs} ms, p99 ${indexed.lagP99Ms} ms, ${indexed.gapsOver50} timer delays over 50 ms (worst while ${indexed.worstPhase})`,
+  );
+  const idle = child(['idle', String(Math.min(30, Math.ceil(Number(indexed.seconds))))]);
+  console.log(`noise floor (same probe, idle, same machine load): worst ${idle.lagMaxMs} ms, p99 ${idle.lagP99Ms} ms`);
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

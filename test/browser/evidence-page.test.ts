@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { startServer } from '../../server/serve';
+import { openDatabase } from '../../server/store/database';
+import { indexRoots } from '../../server/store/index-roots';
+import { addRoot } from '../../server/store/roots';
+import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
+import type { TimelineResponse } from '../../shared/api-schemas';
+import { FINDING_CODES } from '../../shared/finding-codes';
+import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { newCanary } from '../support/canary-transcripts';
+
+describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('evidence page: issue copy and chart images (Debian Chromium)', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tcf-evpage-'));
+  const canary = newCanary();
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    await ensureWebBuild(() => {});
+    generateDemoCorpus({ out: join(tmp, 'demo'), seed: 21, sessions: 60, canary });
+    const dbPath = join(tmp, 'index.db');
+    const db = openDatabase(dbPath);
+    addRoot(db, join(tmp, 'demo/projects'), 'demo');
+    await indexRoots(db, { analyser: 'inline' });
+    db.close();
+    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
+    base = server.url.replace(/\/$/, '');
+    browser = await launchChromium();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function open(path: string, width = 1100): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width, height: 900 }, acceptDownloads: true });
+    await page.goto(base + path);
+    await page.locator('[data-testid="timeline-chart"] .rate-line').first().waitFor();
+    return page;
+  }
+
+  async function downloadOf(page: Page, button: string): Promise<Buffer> {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+    return readFileSync((await dl.path())!);
+  }
+
+  it.each(['light', 'dark'] as const)(
+    'the downloaded SVG (%s) is the chart with its series, title and legend, and the PNG decodes at twice its size',
+    async (theme) => {
+      const page = await open(`/evidence${theme === 'dark' ? '?chart_theme=dark' : ''}`);
+      const svg = (await downloadOf(page, 'Download SVG')).toString('utf8');
+      const [, w, h] = /^<svg [^>]*width="(\d+)" height="(\d+)"/.exec(svg)!.map(Number);
+      expect(w).toBeGreaterThan(300);
+      expect(h).toBeGreaterThan(300);
+      // One rate line per code (the chart's series), not a 14×14 legend icon.
+      for (const code of FINDING_CODES) expect(svg, code).toContain(`rate-line-${code}`);
+      expect((svg.match(/<path[^>]*class="recharts-curve recharts-line-curve"/g) ?? []).length).toBe(FINDING_CODES.length);
+      expect(svg).toContain('class="export-title"');
+      expect(svg).toContain('Lost tool calls per 1,000 tool-use turns, by day');
+      expect((svg.match(/class="export-legend-item"/g) ?? []).length).toBeGreaterThanOrEqual(FINDING_CODES.length);
+      expect(svg).toContain('missing tool use block');
+      expect(svg).not.toContain('var(--');
+      expect(svg).toContain(theme === 'dark' ? 'fill="#171b21"' : 'fill="#ffffff"');
+      const timeline = (await (await fetch(`${base}/api/timeline`)).json()) as TimelineResponse;
+      expect(svg.match(/denominator-bar/g)?.length ?? 0).toBeGreaterThan(0);
+      expect(timeline.rows.length).toBeGreaterThan(10);
+
+      const png = await downloadOf(page, 'Download PNG');
+      expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+      expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([2 * w!, 2 * h!]);
+      const decoded = await page.evaluate(async (b64) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        return [img.naturalWidth, img.naturalHeight];
+      }, png.toString('base64'));
+      expect(decoded).toEqual([2 * w!, 2 * h!]);
+      expect(svg).not.toContain(canary);
+      await page.close();
+    },
+  );
+
+  it('offers the report as a GitHub issue with a suggested title, and warns before printing project folders', async () => {
+    const page = await open('/evidence');
+    const json = await (await fetch(`${base}/api/export?format=json`)).json();
+    await expect.poll(() => page.locator('[data-testid="issue-title"]').inputValue()).toBe(json.title);
+    expect(await page.locator('[data-testid="issue-size"]').textContent()).toMatch(/^[\d,]+ characters of Markdown/);
+    expect(await page.locator('[data-testid="home-path-warning"]').count()).toBe(0);
+    await page.getByLabel('files').selectOption('keep');
+    await page.locator('[data-testid="home-path-warning"]').waitFor();
+    expect(await page.content()).not.toContain(canary);
+    await page.close();
+    // At 390 px the issue box, the warning and the chart controls stay within the screen.
+    const narrow = await open('/evidence?files=keep', 390);
+    await narrow.locator('[data-testid="issue-title"]').waitFor();
+    await narrow.locator('[data-testid="home-path-warning"]').waitFor();
+    expect(await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+    await narrow.close();
+  });
+});

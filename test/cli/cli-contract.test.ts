@@ -1,0 +1,234 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatReport } from '../../server/cli/report-command';
+import type { ScanReport } from '../../server/cli/scan-command';
+import { codeRate } from '../../server/query/get-rates';
+import { FINDING_CODES } from '../../shared/finding-codes';
+import { fixturesRoot } from '../support/detector-fixtures';
+import { runCli } from '../support/run-cli';
+
+const root = join(import.meta.dirname, '../..');
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-contract-'));
+const db = join(tmp, 'demo.db');
+beforeAll(() => {
+  // The demo corpus holds a failed file, so `index` exits 2; the database is what the tests need.
+  expect(runCli(['index', join(fixturesRoot, 'demo/projects'), '--db', db]).status).toBe(2);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs the CLI with its stdout read by a reader that closes after `bytes` bytes, like `| head -c 10`. */
+function runIntoClosingReader(args: string[], bytes: number): Promise<{ status: number | null; got: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let got = Buffer.alloc(0);
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length >= bytes) child.stdout.destroy();
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, got: got.subarray(0, bytes).toString(), stderr }));
+  });
+}
+
+describe('a closed stdout', () => {
+  it.each([
+    ['report --json', ['report', '--json']],
+    ['export --format json', ['export', '--format', 'json']],
+  ])('%s into a reader that closes after 10 bytes ends quietly with exit 0', async (_name, args) => {
+    const full = runCli([...args, '--db', db]);
+    expect(full.status).toBe(0);
+    // Larger than a pipe's buffer (64 KiB), so the writer really meets the closed pipe.
+    expect(full.stdout.length).toBeGreaterThan(128 * 1024);
+    const run = await runIntoClosingReader([...args, '--db', db], 10);
+    expect(run.got).toBe(full.stdout.slice(0, 10));
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+});
+
+describe('--version', () => {
+  it('prints the version from package.json and exits 0', () => {
+    const run = runCli(['--version']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(`${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    expect(run.stderr).toBe('');
+  });
+
+  it('after a command it is still the version filter', () => {
+    const run = runCli(['report', '--db', db, '--version', '2.1.40']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^2\.1\.40 /m);
+    expect(run.stdout).not.toMatch(/^2\.1\.39 /m);
+  });
+});
+
+describe('usage errors: exit 2, one line on stderr naming the bad value and the accepted ones, nothing on stdout, no file', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    [
+      'an unknown --code',
+      ['report', '--code', 'missing_tool_use_blok'],
+      /"missing_tool_use_blok".*missing_tool_use_block, empty_tool_input_with_error_result,/,
+    ],
+    ['a malformed --version', ['report', '--version', '2.1'], /--version "2\.1" is malformed: expected .*2\.1\.40/],
+    [
+      'a --version the index does not hold',
+      ['report', '--version', '2.1.99'],
+      /--version "2\.1\.99" is not in the index; it holds: 2\.1\.36, 2\.1\.37, .*2\.1\.42$/,
+    ],
+    ['a malformed --model', ['export', '--model', 'Claude Opus'], /--model "Claude Opus" is malformed: expected .*a-z/],
+    [
+      'a --model the index does not hold',
+      ['report', '--model', 'claude-opus-9'],
+      /--model "claude-opus-9" is not in the index; it holds: claude-haiku-4-5, claude-opus-4-8, claude-sonnet-4-6$/,
+    ],
+    ['an unknown --sidechain', ['report', '--sidechain', 'subagent'], /--sidechain "subagent" is not one of: main, sidechain$/],
+    ['an unknown --format', ['export', '--format', 'xml'], /--format "xml" is not one of: md, json$/],
+    ['an unknown --files', ['export', '--files', 'hide'], /--files "hide" is not one of: keep, keep-session, pseudonymize, omit$/],
+    ['a malformed --from', ['report', '--from', '2026-5-1'], /--from "2026-5-1" is not a UTC day: expected YYYY-MM-DD/],
+    ['an impossible --to', ['export', '--to', '2026-02-30'], /--to "2026-02-30" is not a UTC day/],
+    ['--from after --to', ['report', '--from', '2026-05-10', '--to', '2026-05-01'], /--from 2026-05-10 is after --to 2026-05-01/],
+    ['an unknown option', ['report', '--colour'], /unknown option '--colour'/],
+  ];
+  it.each(cases)('%s', (_name, args, message) => {
+    const out = join(tmp, `out-${Math.random().toString(36).slice(2)}.md`);
+    const run = runCli([...args, '--db', db, ...(args[0] === 'export' ? ['--out', out] : [])]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.endsWith('\n')).toBe(true);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr.trimEnd()).toMatch(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each(['report', 'export'])('%s --db naming no file: refused, and no database created', (command) => {
+    const missing = join(tmp, 'typo', 'index.db');
+    const run = runCli([command, '--db', missing]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('error: --db: no such index database (this command never creates one; run `index <dir>` first)\n');
+    expect(existsSync(join(tmp, 'typo'))).toBe(false);
+  });
+
+  it('verify --db naming no file: refused, and no database created', () => {
+    const report = join(tmp, 'report.json');
+    expect(runCli(['export', '--format', 'json', '--files', 'keep', '--db', db, '--out', report]).status).toBe(0);
+    const run = runCli(['verify', report, join(fixturesRoot, 'demo/projects'), '--db', join(tmp, 'nope.db')]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: --db: no such index database/);
+    expect(existsSync(join(tmp, 'nope.db'))).toBe(false);
+  });
+
+  it('without --db, report refuses a default index that does not exist and does not create it', () => {
+    const home = join(tmp, 'xdg');
+    const run = runCli(['report'], { env: { TCF_DB: '', XDG_DATA_HOME: home } });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^error: the default index \(see --help\): no such index database/);
+    expect(existsSync(home)).toBe(false);
+  });
+
+  it('a --db that is not an index is refused in one line', () => {
+    const notDb = join(tmp, 'notes.txt');
+    writeFileSync(notDb, 'not a database, long enough to be read as one '.repeat(40));
+    const run = runCli(['report', '--db', notDb]);
+    expect(run.status).toBe(2);
+    // Merged with the reliability work: the same one line also says what is wrong and what to do.
+    expect(run.stderr).toBe(
+      'error: --db: not an index database this tool can read (the index database is damaged or is not an index database: move it aside (or delete it) and index again)\n',
+    );
+  });
+
+  it('read-only commands leave the database file as it was', () => {
+    const before = readFileSync(db);
+    expect(runCli(['report', '--db', db]).status).toBe(0);
+    expect(runCli(['export', '--format', 'json', '--files', 'keep', '--db', db]).status).toBe(0);
+    expect(readFileSync(db).equals(before)).toBe(true);
+  });
+});
+
+describe('report fits a 100-column terminal', () => {
+  it('prints one table per dimension, only the codes with findings, and weeks for 42 days', () => {
+    const run = runCli(['report', '--db', db]);
+    expect(run.status).toBe(0);
+    const lines = run.stdout.split('\n');
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(100);
+    expect(lines.filter((l) => /^Per (version|ISO week|model)/.test(l))).toHaveLength(3);
+    expect(run.stdout).toContain("‰: per 1,000 of the code's opportunities");
+    expect(run.stdout).toMatch(/^ {2}missing_tool_use_block +per 1,000 messages with a recorded stop reason$/m);
+    expect(run.stdout).toMatch(/^ {2}empty_tool_input_with_error_result +per 1,000 tool-use turns$/m);
+    // The codes without findings are named once, in the list, not as columns.
+    const none = run.stdout.slice(run.stdout.indexOf('Codes with no findings:'), run.stdout.indexOf('\n\n'));
+    for (const code of ['text_leaked_tool_call', 'orphan_tool_use', 'input_mismatch']) {
+      expect(none).toContain(code);
+      expect(run.stdout.split(code)).toHaveLength(2);
+    }
+    // 2.1.40: 7 missing_tool_use_block over 210 messages with a stop reason = 33.3 per 1,000.
+    expect(run.stdout).toMatch(/^2\.1\.40 +228 +210 +100% +7 +30\.7 +7 +33\.3 /m);
+    expect(run.stdout).toMatch(/^2026-W\d\d /m);
+    expect(run.stdout).not.toMatch(/^2026-\d\d-\d\d /m);
+    expect(run.stdout).toMatch(/^total +\d+/m);
+  });
+
+  it('--wide gives every code and every day', () => {
+    const run = runCli(['report', '--db', db, '--wide']);
+    expect(run.status).toBe(0);
+    for (const code of FINDING_CODES) expect(run.stdout).toContain(code);
+    expect(run.stdout.match(/^2026-\d\d-\d\d /gm)!.length).toBeGreaterThan(30);
+    expect(Math.max(...run.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(100);
+  });
+
+  it('prints "not measurable" where a code has no opportunities, never a 0', () => {
+    // Messages of versions that record no stop reason, and no stream captures.
+    const d = { assistant_messages: 100, tool_use_turns: 90, stop_known_messages: 0, capture_messages: 0 };
+    const row = (key: string) => ({
+      key,
+      ...d,
+      codes: [codeRate('missing_tool_use_block', 2, d), codeRate('empty_tool_input_with_error_result', 3, d), codeRate('zero_delta_tool_use', 0, d)],
+    });
+    const rows = { by_version: [row('2.1.40')], by_day: [row('2026-05-01')], by_week: [row('2026-04-27')], by_model: [row('claude-opus-4-8')] };
+    const text = formatReport(rows, {});
+    expect(text).toMatch(/^2\.1\.40 +100 +90 +0% +2 +n\/m +3 +33\.3$/m);
+    expect(text).toContain('n/m: not measurable (stop reason not recorded)');
+    const wide = formatReport(rows, {}, { wide: true });
+    expect(wide).toMatch(/^2\.1\.40 +100 +90 +0% +2 +n\/m\(1\) +3 +33\.3 .* 0 +n\/m\(2\) /m);
+    expect(wide).toContain('n/m(1): not measurable (stop reason not recorded)');
+    expect(wide).toContain('n/m(2): not measurable (no stream captures indexed)');
+  });
+});
+
+describe('scan over a file being written', () => {
+  const dir = join(tmp, 'live');
+  const file = join(dir, 'session.jsonl');
+  beforeAll(() => {
+    mkdirSync(dir);
+    cpSync(join(fixturesRoot, 'detectors/empty_tool_input_with_error_result/negative-empty-input-no-result.jsonl'), file);
+    // Claude Code is writing the next row: its first half is there, without its newline.
+    appendFileSync(file, '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"INPROGRESSCANARY');
+  });
+
+  it('counts it in files_in_progress and exits 0 when nothing else is wrong', () => {
+    const run = runCli(['scan', '--json', dir]);
+    const report = JSON.parse(run.stdout) as ScanReport;
+    expect(report.errors).toEqual([]);
+    expect(report.summary).toMatchObject({ files_scanned: 1, files_failed: 0, files_in_progress: 1, assistant_messages_checked: 0 });
+    expect(run.status).toBe(0);
+    const table = runCli(['scan', dir]);
+    expect(table.stdout).toContain('still being written (not read; scan again later): 1');
+    expect(run.stdout + run.stderr + table.stdout + table.stderr).not.toContain('INPROGRESSCANARY');
+  });
+
+  // Merged with the reliability work: scan and index share one 10-minute rule, and an old cut line is unfinished_last_line in both.
+  it('a cut last line in a file untouched for a day will never be completed: unfinished_last_line, exit 2', () => {
+    const old = new Date(Date.now() - 24 * 3600 * 1000);
+    utimesSync(file, old, old);
+    const run = runCli(['scan', '--json', dir]);
+    const report = JSON.parse(run.stdout) as ScanReport;
+    expect(report.summary.files_in_progress).toBe(0);
+    expect(report.errors).toEqual([{ file: 'session.jsonl', line: expect.any(Number), code: 'unfinished_last_line' }]);
+    expect(run.status).toBe(2);
+  });
+});

@@ -1,0 +1,117 @@
+import type { CardSide, VerdictCard } from '../../../shared/api-schemas';
+import { opportunityWords } from '../../../shared/opportunity-words';
+import { codeColor } from '../lib/colors';
+import { codeLabel, formatCount, formatPerMille, formatShortDay } from '../lib/format';
+import { codeDefinition } from './CodeLegend';
+
+const fmtP = (p: number | null) => (p === null ? '–' : p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
+const where = (card: VerdictCard, key: string | null) => (key === null ? '–' : card.dimension === 'day' ? formatShortDay(key) : key);
+
+/** "3 / 412 = 7.3‰ (95% CI 2.5–21‰)": k/n and the rate with its interval. */
+export function formatSide(s: CardSide): string {
+  const i = s.per_1000_opportunities;
+  if (!i) return `${s.count} / ${formatCount(s.opportunities)}`;
+  return `${s.count} / ${formatCount(s.opportunities)} = ${formatPerMille(i.rate)} (95% CI ${formatPerMille(i.low).replace('‰', '')}–${formatPerMille(i.high)})`;
+}
+
+/** Strength in plain words, with the wording the server chose. */
+export function strengthClass(card: VerdictCard): string {
+  return card.strength === 'strong' ? 'badge-strong' : card.strength === 'suggestive' ? 'badge-suggestive' : 'badge-thin';
+}
+
+/**
+ * One card per change point: the codes that step up together, last good → first bad, before
+ * and after as k/n with the rate and its interval, the ratio, sessions beside events, and the
+ * test one click away. Where no card names a change, one line says why.
+ */
+export function VerdictCards({
+  cards,
+  noClaim,
+  sessionCap,
+  testId = 'verdict-cards',
+}: {
+  cards: readonly VerdictCard[];
+  noClaim: string | null;
+  sessionCap: number;
+  testId?: string;
+}) {
+  return (
+    <div className="verdict-cards" data-testid={testId}>
+      {cards.map((card) => (
+        <article
+          key={card.id}
+          className={`verdict-card verdict-card-${card.strength}`}
+          data-testid="verdict-card"
+          data-first-bad={card.first_bad ?? ''}
+          data-strength={card.strength}
+        >
+          <header className="verdict-card-head">
+            <h3>
+              {card.strength === 'insufficient' ? (
+                <>Findings on {where(card, card.first_bad)}</>
+              ) : (
+                <>
+                  {where(card, card.last_good)} → <strong>{where(card, card.first_bad)}</strong>
+                </>
+              )}
+              <span className="muted small"> · {card.codes.map((c) => codeLabel(c.code)).join(' + ')}</span>
+            </h3>
+            <span className={`badge ${strengthClass(card)}`}>{card.strength_text}</span>
+          </header>
+          <table className="table verdict-table">
+            <thead>
+              <tr>
+                <th>code</th>
+                <th className="num">{card.strength === 'insufficient' ? 'before' : `before (to ${where(card, card.last_good)})`}</th>
+                <th className="num">
+                  {card.strength === 'insufficient' ? `on ${where(card, card.first_bad)}` : `after (from ${where(card, card.first_bad)})`}
+                </th>
+                <th className="num">ratio</th>
+                <th className="num">events · sessions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {card.codes.map((c) => (
+                <tr key={c.code}>
+                  <td title={codeDefinition(c.code)}>
+                    <span className="dot" style={{ background: codeColor(c.code) }} /> {codeLabel(c.code)}
+                    <div className="muted small">per 1,000 {opportunityWords(c.opportunity)}</div>
+                  </td>
+                  <td className="num">{formatSide(c.before)}</td>
+                  <td className="num">{formatSide(c.after)}</td>
+                  <td className="num">
+                    {c.rate_ratio
+                      ? `${c.rate_ratio.ratio.toFixed(1)}× (${c.rate_ratio.low.toFixed(1)}–${c.rate_ratio.high.toFixed(1)})${c.rate_ratio.corrected ? '*' : ''}`
+                      : '–'}
+                  </td>
+                  <td className="num">
+                    {c.after.events} · {c.after.sessions}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <details className="small">
+            <summary>Test, p-value and correction</summary>
+            <ul>
+              {card.codes.map((c) => (
+                <li key={c.code}>
+                  {codeLabel(c.code)}: p = {fmtP(c.p_value)}
+                  {c.threshold !== null ? `, Bonferroni threshold ${fmtP(c.threshold)} over ${c.tests} tests` : `; not tested (${c.tests} tests elsewhere)`}
+                </li>
+              ))}
+            </ul>
+            <p className="muted">
+              {card.test} At most {sessionCap} findings per session count. * a count of 0 on one side: 0.5 added to every cell.
+            </p>
+          </details>
+        </article>
+      ))}
+      {noClaim && (
+        <p className="verdict-none" data-testid="verdict-none">
+          {noClaim}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import type { VerdictCard } from '../../../shared/api-schemas';
+import type { ChartMarker } from '../components/RateTimeChart';
+
+/**
+ * Markers for a time chart: the first bad version (on the day it was first seen) or first bad
+ * day of every card that names a change, then versions the user picked; no other version lines.
+ */
+export function chartMarkers(
+  cards: readonly VerdictCard[],
+  versionMarkers: ReadonlyArray<{ version: string; first_day: string }>,
+  picked: readonly string[] = [],
+): ChartMarker[] {
+  const out: ChartMarker[] = [];
+  const firstDay = new Map(versionMarkers.map((m) => [m.version, m.first_day]));
+  for (const c of cards) {
+    if (c.strength === 'insufficient' || !c.first_bad) continue;
+    if (c.dimension === 'version') {
+      const day = firstDay.get(c.first_bad);
+      if (day && !out.some((m) => m.label.endsWith(c.first_bad!))) out.push({ day, label: `first bad: ${c.first_bad}`, kind: 'first-bad' });
+    } else if (!out.some((m) => m.day === c.first_bad)) out.push({ day: c.first_bad, label: `change: ${c.first_bad}`, kind: 'first-bad' });
+  }
+  for (const v of picked) {
+    const day = firstDay.get(v);
+    if (day && !out.some((m) => m.label.endsWith(v))) out.push({ day, label: v, kind: 'version' });
+  }
+  return out;
+}

@@ -1,0 +1,35 @@
+import { FINDING_CODES, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
+import { opportunityWords } from '../../../shared/opportunity-words';
+import { codeColor, codeDash } from '../lib/colors';
+import { codeLabel } from '../lib/format';
+
+/** Every finding code: its one-line definition and what its rate is over (from shared/finding-codes.ts). */
+export function GlossaryPage() {
+  return (
+    <div className="page">
+      <h1>Glossary</h1>
+      <p className="muted">
+        Each code's rate is per 1,000 of its own opportunities: the messages where it could have fired. Where a selection holds none, the code is not measurable
+        there (a gap, never 0‰).
+      </p>
+      <dl className="glossary" data-testid="glossary">
+        {FINDING_CODES.map((code) => (
+          <div key={code} id={code} className="glossary-entry">
+            <dt>
+              <svg width="22" height="10" aria-hidden="true">
+                <line x1="0" y1="5" x2="22" y2="5" stroke={codeColor(code)} strokeWidth="3" strokeDasharray={codeDash(code)} />
+              </svg>{' '}
+              <strong>{codeLabel(code)}</strong> <code className="small">{code}</code>
+            </dt>
+            <dd>
+              <p>{FINDING_DEFINITIONS[code]}</p>
+              <p className="muted small">
+                Rate over: {opportunityWords(FINDING_OPPORTUNITY[code])}. Without any: {NOT_MEASURABLE_TEXT[NOT_MEASURABLE_REASON[FINDING_OPPORTUNITY[code]]]}.
+              </p>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}

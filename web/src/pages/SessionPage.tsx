@@ -1,0 +1,83 @@
+import { Link, useParams } from 'react-router';
+import { useSession } from '../api/queries';
+import { Loaded, Section, StatCard } from '../components/ui';
+import { findingHref } from '../lib/finding-links';
+import { codeLabel, formatCount } from '../lib/format';
+import './finding.css';
+
+const MARK_GLYPH = { compaction: '═', error: '✖', interrupt: '✋', api_error: '⚠', retry_nudge: '↻' } as const;
+
+/** A session's files on a time line of their rows: where compactions, errors and findings fall. */
+export function SessionPage() {
+  const { hash = '' } = useParams();
+  const session = useSession(hash);
+  return (
+    <div className="page session-page">
+      <p className="small">
+        <Link to="/findings">← All findings</Link>
+      </p>
+      <Loaded query={session} height={320}>
+        {(s) => (
+          <>
+            <h1>
+              Session <code>{s.session_hash}</code>
+            </h1>
+            <p className="muted small">
+              {s.first_day ?? 'unknown day'}
+              {s.last_day && s.last_day !== s.first_day ? ` – ${s.last_day}` : ''} · {s.files.length} file{s.files.length === 1 ? '' : 's'} (main thread and
+              subagents)
+            </p>
+            <div className="stats">
+              <StatCard label="turns" value={formatCount(s.totals.turns)} testId="session-turns" />
+              <StatCard label="tool calls" value={formatCount(s.totals.calls)} />
+              <StatCard label="error results" value={formatCount(s.totals.errors)} />
+              <StatCard label="compactions" value={formatCount(s.totals.compactions)} />
+              <StatCard label="findings" value={formatCount(s.totals.findings)} />
+            </div>
+            {s.files.map((f) => (
+              <Section key={f.file} title={`${f.sidechain ? 'Subagent' : 'Main'}: ${f.file}`}>
+                <p className="muted small">
+                  {formatCount(f.rows)} rows · {formatCount(f.turns)} turns · {formatCount(f.calls)} calls · {formatCount(f.errors)} errors ·{' '}
+                  {formatCount(f.compactions)} compactions
+                  {f.duration_seconds !== null ? ` · ${Math.round(f.duration_seconds / 60)} min` : ''}
+                  {f.status === 'unreadable' ? ' · the file cannot be read now' : ''}
+                </p>
+                <div className="session-line" role="img" aria-label={`Time line of ${f.rows} rows`}>
+                  {f.marks.map((m) => (
+                    <span
+                      key={`m${m.line}`}
+                      className={`session-mark mark-${m.kind}`}
+                      style={{ left: `${(m.line / Math.max(1, f.rows)) * 100}%` }}
+                      title={`${m.kind} at line ${m.line}`}
+                    >
+                      {MARK_GLYPH[m.kind]}
+                    </span>
+                  ))}
+                  {f.findings.map((x) => (
+                    <Link
+                      key={x.ref}
+                      to={findingHref(x.ref)}
+                      className="session-finding"
+                      style={{ left: `${(x.lines[0] / Math.max(1, f.rows)) * 100}%` }}
+                      title={`${codeLabel(x.code)} at line ${x.lines[0]}`}
+                      aria-label={`${codeLabel(x.code)} at line ${x.lines[0]}`}
+                    >
+                      ▼
+                    </Link>
+                  ))}
+                </div>
+                <ul className="link-list" data-testid="session-findings">
+                  {f.findings.map((x) => (
+                    <li key={x.ref}>
+                      <Link to={findingHref(x.ref)}>{codeLabel(x.code)}</Link> <span className="muted small">line {x.lines[0]}</span>
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            ))}
+          </>
+        )}
+      </Loaded>
+    </div>
+  );
+}
