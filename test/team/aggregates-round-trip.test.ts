@@ -17,6 +17,7 @@ import { addRoot } from '../../server/store/roots';
 import { readAggregateFile, writeAggregateFile } from '../../server/team/aggregate-files';
 import { collectAggregates } from '../../server/team/collect-aggregates';
 import { importAggregateFiles } from '../../server/team/import-aggregates';
+import type { RegressionsResponse } from '../../shared/api-schemas';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { runCli } from '../support/run-cli';
 
@@ -100,11 +101,18 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     expect(versions.reduce((n, r) => n + r.tool_use_turns, 0)).toBe(
       getRates(alpha, 'version').reduce((n, r) => n + r.tool_use_turns, 0) + getRates(beta, 'version').reduce((n, r) => n + r.tool_use_turns, 0),
     );
+    // The stored counts travel, not the old stand-ins (tool-use turns): stop-known and capture
+    // messages are their own counts (the demo corpus has no synthetic messages: see aggregates-bad-input).
+    const sum = (k: 'tool_use_turns' | 'stop_known_messages' | 'capture_messages') => versions.reduce((n, r) => n + r[k], 0);
+    expect(sum('stop_known_messages')).not.toBe(sum('tool_use_turns'));
+    expect(sum('capture_messages')).not.toBe(sum('tool_use_turns'));
   });
 
   it('gives equal regression verdicts (first bad version, day splits) and comparisons', () => {
     const merged = getRegressions(team);
-    expect(merged).toEqual(getRegressions(both));
+    const truth = getRegressions(both);
+    expect(withoutCards(merged)).toEqual(withoutCards(truth));
+    expectTeamCards(merged, truth);
     const named = merged.verdicts.find((v) => v.code === 'missing_tool_use_block' && v.model === null && v.dimension === 'version');
     expect(named?.status).toBe('regression');
     expect(named?.first_bad).toBe('2.1.40');
@@ -136,7 +144,11 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
         '/api/regressions',
         '/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42',
       ]) {
-        expect(await get(0, url), url).toEqual(await get(1, url));
+        if (url === '/api/regressions') {
+          const [merged, truth] = [(await get(0, url)) as RegressionsResponse, (await get(1, url)) as RegressionsResponse];
+          expect(withoutCards(merged), url).toEqual(withoutCards(truth));
+          expectTeamCards(merged, truth);
+        } else expect(await get(0, url), url).toEqual(await get(1, url));
       }
       const { files_by_format: _a, ...merged } = await get(0, '/api/summary');
       const { files_by_format: _b, ...truth } = await get(1, '/api/summary');
@@ -219,3 +231,32 @@ describe('aggregates of the canary transcripts hold no payload', () => {
     expect(readFileSync(nd).includes(Buffer.from('"findings":1'))).toBe(true);
   });
 });
+
+/** Everything but the verdict cards: those count sessions, which team rows do not carry. */
+function withoutCards(r: RegressionsResponse) {
+  const { cards: _cards, ...rest } = r;
+  return rest;
+}
+
+/**
+ * The cards of a team database: the same change points and opportunities as one index of both
+ * corpora; findings uncapped (team rows have no sessions to cap), so their count is every event;
+ * sessions a lower bound (each machine with findings counts as one).
+ */
+function expectTeamCards(merged: RegressionsResponse, truth: RegressionsResponse) {
+  expect(merged.cards.map((c) => c.id).sort()).toEqual(truth.cards.map((c) => c.id).sort());
+  expect(merged.cards.length).toBeGreaterThan(0);
+  for (const card of merged.cards) {
+    const other = truth.cards.find((c) => c.id === card.id)!;
+    for (const code of card.codes) {
+      const same = other.codes.find((c) => c.code === code.code)!;
+      for (const side of ['before', 'after'] as const) {
+        expect(code[side].opportunities).toBe(same[side].opportunities);
+        expect(code[side].events).toBe(same[side].events);
+        expect(code[side].count).toBe(code[side].events);
+        expect(code[side].sessions).toBeLessThanOrEqual(Math.min(2, same[side].sessions));
+        expect(code[side].sessions > 0).toBe(same[side].sessions > 0);
+      }
+    }
+  }
+}
