@@ -21,17 +21,22 @@ export interface MachineId {
  * once (`machine-` and 12 hex digits) and stored in the meta table. The only write is that one row.
  */
 export function machineId(db: Db, chosen?: string): MachineId {
-  const st = teamStatements(db);
-  const stored = st.getMeta.get(KEY)?.value ?? null;
-  if (chosen !== undefined) {
-    if (!MACHINE_PATTERN.test(chosen)) {
-      throw new MachineNameError('--machine takes 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
-    }
-    if (stored !== chosen) st.setMeta.run(KEY, chosen);
-    return { machine: chosen, replaced: stored !== null && stored !== chosen ? stored : null };
+  if (chosen !== undefined && !MACHINE_PATTERN.test(chosen)) {
+    throw new MachineNameError('--machine takes 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit');
   }
-  if (stored !== null) return { machine: stored, replaced: null };
-  const made = `machine-${randomBytes(6).toString('hex')}`;
-  st.setMeta.run(KEY, made);
-  return { machine: made, replaced: null };
+  const st = teamStatements(db);
+  // Read and write in one BEGIN IMMEDIATE transaction: two exports started together make one id.
+  return db
+    .transaction(() => {
+      const stored = st.getMeta.get(KEY)?.value ?? null;
+      if (chosen !== undefined) {
+        if (stored !== chosen) st.setMeta.run(KEY, chosen);
+        return { machine: chosen, replaced: stored !== null && stored !== chosen ? stored : null };
+      }
+      if (stored !== null) return { machine: stored, replaced: null };
+      const made = `machine-${randomBytes(6).toString('hex')}`;
+      st.setMeta.run(KEY, made);
+      return { machine: made, replaced: null };
+    })
+    .immediate();
 }
