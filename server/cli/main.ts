@@ -7,6 +7,7 @@ import { RootError } from '../store/roots';
 import { toolVersion } from '../tool-version';
 import { BadReportError } from './bad-report-error';
 import type { FilterOptions } from './cli-options';
+import { addTeamCommands } from './team-commands';
 import { UsageError } from './usage-error';
 
 // A reader that stops early (`| head`) closes our stdout: that ends the command, quietly and
@@ -227,6 +228,9 @@ program
       process.once('SIGTERM', stop);
     },
   );
+
+// Team scale: export-aggregates, import-aggregates, push (server/cli/team-commands.ts).
+addTeamCommands(program);
 
 try {
   await program.parseAsync(process.argv);

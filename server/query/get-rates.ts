@@ -4,6 +4,7 @@ import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
+import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-sources';
 
 export type RateDimension = 'day' | 'week' | 'version' | 'model';
 
@@ -37,13 +38,13 @@ function prepare(db: Db, dimension: RateDimension) {
   return {
     denominators: db.prepare<FilterParams, StoredDenominators & { key: string }>(`
       SELECT ${key} AS key, ${DENOMINATOR_SUMS_SQL}
-      FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+      FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}
       GROUP BY 1`),
     numerators: db.prepare<FilterParams, { key: string; code: string; n: number }>(`
-      SELECT ${key} AS key, fi.code AS code, count(*) AS n
-      FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
-      WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
+      SELECT ${key} AS key, fi.code AS code, sum(fi.n) AS n
+      FROM ${FINDING_COUNT_ROWS_SQL} fi CROSS JOIN cells c ON c.id = fi.cell_id
+      WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
       GROUP BY 1, 2`),
   };

@@ -204,7 +204,8 @@ export const CARD_TEST =
   `By version: each version with at least ${MIN_OPPORTUNITIES} opportunities, after the first, against all earlier versions pooled, one-sided Fisher exact test, ` +
   `Bonferroni correction over the versions tested; the first version below the corrected threshold is named. By day: every split with ${MIN_OPPORTUNITIES} ` +
   `opportunities on each side, the smallest p-value, Bonferroni over the splits. "Strong evidence": below the threshold with at least ${STRONG_MIN_SESSIONS} ` +
-  `sessions and ${STRONG_MIN_FINDINGS} findings after; "suggestive": below the threshold with fewer.`;
+  `sessions and ${STRONG_MIN_FINDINGS} findings after; "suggestive": below the threshold with fewer. ` +
+  'Findings imported from other machines (import-aggregates) carry no sessions: they count in full, and each machine counts as one session.';
 
 interface CardCell {
   key: string;
@@ -216,12 +217,26 @@ interface CardCell {
 
 const CARD_KEY_SQL = { version: 'c.version', day: 'c.day' } as const;
 
+/**
+ * Findings per key, code and session (file), with imported team rows (migration 009) beside them.
+ * A team row is one machine's count for a cell and code: its sessions were never exported, so it
+ * cannot be capped per session. It is counted in full, as the rates count it, and its machine
+ * counts as one session (a lower bound: a machine with findings has at least one session). Team
+ * rows have no root, so a root filter leaves them out (as in team-sources.ts). `file` is the
+ * file id for local rows and the negated machine id for team rows, so the two never collide.
+ */
 function prepareSessionCounts(db: Db, dimension: 'version' | 'day') {
-  return db.prepare<FilterParams, { key: string; code: string; file: number; n: number }>(`
-    SELECT ${CARD_KEY_SQL[dimension]} AS key, fi.code AS code, fi.file_id AS file, count(*) AS n
+  return db.prepare<FilterParams, { key: string; code: string; file: number; n: number; team: 0 | 1 }>(`
+    SELECT ${CARD_KEY_SQL[dimension]} AS key, fi.code AS code, fi.file_id AS file, count(*) AS n, 0 AS team
     FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
     WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
       AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
+    GROUP BY 1, 2, 3
+    UNION ALL
+    SELECT ${CARD_KEY_SQL[dimension]} AS key, tf.code AS code, -tf.machine_id AS file, sum(tf.findings) AS n, 1 AS team
+    FROM team_findings tf JOIN cells c ON c.id = tf.cell_id
+    WHERE ${cellFilterSql('NULL')}
+      AND (@codes IS NULL OR tf.code IN (SELECT value FROM json_each(@codes)))
     GROUP BY 1, 2, 3`);
 }
 
@@ -236,7 +251,7 @@ function cardCells(db: Db, dimension: 'version' | 'day', rows: RateRow[], filter
     const id = `${r.key}\u0000${r.code}`;
     let e = perKey.get(id);
     if (!e) perKey.set(id, (e = { k: 0, events: 0, files: new Set() }));
-    e.k += Math.min(r.n, SESSION_CAP);
+    e.k += r.team ? r.n : Math.min(r.n, SESSION_CAP);
     e.events += r.n;
     e.files.add(r.file);
   }

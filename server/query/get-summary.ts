@@ -2,6 +2,7 @@ import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
+import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './team-sources';
 
 function prepare(db: Db) {
   return {
@@ -19,14 +20,16 @@ function prepare(db: Db) {
     denominators: db.prepare<FilterParams, StoredDenominators & { first_day: string | null; last_day: string | null }>(`
       SELECT ${DENOMINATOR_SUMS_SQL},
              min(nullif(c.day, '')) AS first_day, max(nullif(c.day, '')) AS last_day
-      FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+      FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}`),
     findings: db.prepare<FilterParams, { code: string; n: number }>(`
-      SELECT fi.code AS code, count(*) AS n
-      FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
-      WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
+      SELECT fi.code AS code, sum(fi.n) AS n
+      FROM ${FINDING_COUNT_ROWS_SQL} fi CROSS JOIN cells c ON c.id = fi.cell_id
+      WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
       GROUP BY fi.code`),
+    // Imported team machines count as sources, their files with the local ones.
+    team: db.prepare<{ roots: string | null }, { machines: number; files_ok: number; files_damaged: number; files_excluded: number }>(TEAM_FILES_SQL),
   };
 }
 
@@ -40,14 +43,15 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   const files = new Map(st.files.all({ roots: params.roots }).map((r) => [r.status, r.n]));
   const roots = st.roots.get({ roots: params.roots })!;
   const d = st.denominators.get(params)!;
+  const team = st.team.get({ roots: params.roots })!;
   const counts = new Map(st.findings.all(params).map((r) => [r.code, r.n]));
   const denominators = denominatorsOf(d);
   return {
-    roots: roots.roots,
+    roots: roots.roots + team.machines,
     roots_never_scanned: roots.never ?? 0,
-    files_ok: files.get('ok') ?? 0,
-    files_failed: files.get('failed') ?? 0,
-    files_in_progress: files.get('in_progress') ?? 0,
+    files_ok: (files.get('ok') ?? 0) + team.files_ok,
+    files_failed: (files.get('failed') ?? 0) + team.files_damaged,
+    files_in_progress: (files.get('in_progress') ?? 0) + team.files_excluded,
     ...denominators,
     codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, denominators)),
     first_day: d.first_day,

@@ -1,13 +1,14 @@
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
+import { DENOMINATOR_ROWS_SQL } from './team-sources';
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 function prepare(db: Db) {
   return db.prepare<FilterParams, { version: string; first_day: string }>(`
     SELECT c.version AS version, min(c.day) AS first_day
-    FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+    FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
     WHERE c.version <> '' AND c.day <> '' AND ${cellFilterSql('rc.root_id')}
     GROUP BY c.version`);
 }

@@ -3,18 +3,19 @@ import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
+import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-sources';
 
 function prepare(db: Db) {
   return {
     denominators: db.prepare<FilterParams, StoredDenominators & { version: string; model: string }>(`
       SELECT c.version, c.model, ${DENOMINATOR_SUMS_SQL}
-      FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+      FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}
       GROUP BY 1, 2`),
     numerators: db.prepare<FilterParams, { version: string; model: string; code: string; n: number }>(`
-      SELECT c.version, c.model, fi.code, count(*) AS n
-      FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
-      WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
+      SELECT c.version, c.model, fi.code, sum(fi.n) AS n
+      FROM ${FINDING_COUNT_ROWS_SQL} fi CROSS JOIN cells c ON c.id = fi.cell_id
+      WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
       GROUP BY 1, 2, 3`),
   };

@@ -1,0 +1,93 @@
+import { type Denominators, FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
+import type { Db } from '../store/database';
+import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from './get-rates';
+
+/**
+ * The additive facts of this machine's local index, for `export-aggregates` and `push`: the one
+ * place that reads them, so a change of stored columns is made here only. Sums over every root
+ * (each root already counts a message once); imported team rows are never re-exported.
+ */
+function prepare(db: Db) {
+  return {
+    // Denominators per cell as root_cells stores them (migration 005), synthetic messages beside them.
+    cellFacts: db.prepare<[], StoredDenominators & { day: string; version: string; model: string; sidechain: number }>(`
+      SELECT c.day, c.version, c.model, c.sidechain, ${DENOMINATOR_SUMS_SQL}
+      FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
+      GROUP BY c.id`),
+    // Findings counted in rates (one copy per message and root), per cell and code.
+    findingFacts: db.prepare<[], { day: string; version: string; model: string; sidechain: number; code: string; findings: number }>(`
+      SELECT c.day, c.version, c.model, c.sidechain, fi.code, count(*) AS findings
+      FROM findings fi JOIN cells c ON c.id = fi.cell_id
+      WHERE fi.counted = 1
+      GROUP BY c.id, fi.code`),
+    // Files by status: ok, failed (damaged: reported with a code and a line) and in_progress
+    // (excluded: still being written, so neither clean nor a source of findings).
+    fileFacts: db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM files GROUP BY status'),
+  };
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+export interface AggregateCellFact extends Denominators {
+  /** Harness-written messages: in no denominator, carried so a team database reports them as the local index does. */
+  synthetic_messages: number;
+  day: string;
+  version: string;
+  model: string;
+  sidechain: 0 | 1;
+  /** Counted findings per registered code (codes without any are absent). */
+  findings: Partial<Record<FindingCode, number>>;
+}
+
+export interface AggregateFacts {
+  cells: AggregateCellFact[];
+  files: { ok: number; damaged: number; excluded: number };
+}
+
+/**
+ * Every cell of the local index with its denominators and counted findings per code; a cell
+ * that has findings but no denominators (none today) is kept with zero denominators.
+ */
+export function getAggregateFacts(db: Db): AggregateFacts {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  const cells = new Map<string, AggregateCellFact>();
+  const keyOf = (r: { day: string; version: string; model: string; sidechain: number }) => `${r.day}\u0000${r.version}\u0000${r.model}\u0000${r.sidechain}`;
+  const cellOf = (r: { day: string; version: string; model: string; sidechain: number }) => {
+    let cell = cells.get(keyOf(r));
+    if (!cell) {
+      cell = {
+        day: r.day,
+        version: r.version,
+        model: r.model,
+        sidechain: r.sidechain ? 1 : 0,
+        assistant_messages: 0,
+        tool_use_turns: 0,
+        stop_known_messages: 0,
+        capture_messages: 0,
+        synthetic_messages: 0,
+        findings: {},
+      };
+      cells.set(keyOf(r), cell);
+    }
+    return cell;
+  };
+  for (const r of st.cellFacts.all()) {
+    const d = denominatorsOf(r);
+    Object.assign(cellOf(r), {
+      assistant_messages: d.assistant_messages,
+      tool_use_turns: d.tool_use_turns,
+      stop_known_messages: d.stop_known_messages,
+      capture_messages: d.capture_messages,
+      synthetic_messages: d.synthetic_messages,
+    });
+  }
+  const known = new Set<string>(FINDING_CODES);
+  // A code no detector registers any more has no rate on any page; it is not exported either.
+  for (const r of st.findingFacts.all()) if (known.has(r.code)) cellOf(r).findings[r.code as FindingCode] = r.findings;
+  const files = new Map(st.fileFacts.all().map((r) => [r.status, r.n]));
+  return {
+    cells: [...cells.values()],
+    files: { ok: files.get('ok') ?? 0, damaged: files.get('failed') ?? 0, excluded: files.get('in_progress') ?? 0 },
+  };
+}

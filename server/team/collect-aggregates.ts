@@ -1,0 +1,11 @@
+import { getAggregateFacts } from '../query/get-aggregate-facts';
+import type { Db } from '../store/database';
+import { type MachineId, machineId } from '../store/team-machine-id';
+import { type Aggregates, buildAggregates } from './aggregate-format';
+
+/** This machine's aggregates under its pseudonymous id (chosen, stored, or made once). */
+export function collectAggregates(db: Db, options: { machine?: string; toolVersion: string; now?: Date }): { aggregates: Aggregates; id: MachineId } {
+  const id = machineId(db, options.machine);
+  const aggregates = buildAggregates(getAggregateFacts(db), id.machine, options.toolVersion, (options.now ?? new Date()).toISOString());
+  return { aggregates, id };
+}
