@@ -82,8 +82,13 @@ export const Root = Type.Object({
   files: Type.Integer(),
   files_failed: Type.Integer(),
   files_in_progress: Type.Integer(),
+  /** Damaged files of this folder are salvaged (their complete rows read) instead of failing closed. */
+  salvage: Type.Boolean(),
 });
 export type Root = Static<typeof Root>;
+
+export const RootSettingsBody = Type.Object({ salvage: Type.Boolean() }, { additionalProperties: false });
+export type RootSettingsBody = Static<typeof RootSettingsBody>;
 
 export const RootsResponse = Type.Object({ roots: Type.Array(Root) });
 export type RootsResponse = Static<typeof RootsResponse>;

@@ -148,7 +148,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     if (old && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) continue;
     // Let the server answer requests between files.
     await new Promise((resolve) => setImmediate(resolve));
-    const analysis: FileAnalysis = analyseFile(path, { forIndex: true });
+    const analysis: FileAnalysis = analyseFile(path, { forIndex: true, salvage: root.salvage === 1 });
     if (analysis.status === 'in_progress' && options.keepWhileWriting && old?.status === 'ok') {
       update.stillWriting.push(relPath);
       continue;

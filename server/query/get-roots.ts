@@ -5,7 +5,7 @@ const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 function prepare(db: Db) {
   return db.prepare<[], Root>(`
-    SELECT r.id, r.label, r.path, r.added_at, r.last_scan_at,
+    SELECT r.id, r.label, r.path, r.added_at, r.last_scan_at, r.salvage = 1 AS salvage,
            count(f.id) AS files, coalesce(sum(f.status = 'failed'), 0) AS files_failed,
            coalesce(sum(f.status = 'in_progress'), 0) AS files_in_progress
     FROM roots r LEFT JOIN files f ON f.root_id = r.id
@@ -16,5 +16,5 @@ function prepare(db: Db) {
 export function getRoots(db: Db): Root[] {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
-  return st.all();
+  return st.all().map((r) => ({ ...r, salvage: Boolean(r.salvage) }));
 }

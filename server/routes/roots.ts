@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { AddRootBody, ErrorBody, Root, RootIdParams, RootsResponse } from '../../shared/api-schemas';
+import { AddRootBody, ErrorBody, Root, RootIdParams, RootSettingsBody, RootsResponse } from '../../shared/api-schemas';
 import { getRoots } from '../query/get-roots';
-import { addRoot, removeRoot } from '../store/roots';
+import { addRoot, removeRoot, setRootSalvage } from '../store/roots';
 import { httpError } from './http-error';
 import type { App, RouteContext } from './types';
 
@@ -12,6 +12,11 @@ export function rootRoutes(app: App, ctx: RouteContext): void {
     const added = addRoot(ctx.db, request.body.path, request.body.label);
     const root = getRoots(ctx.db).find((r) => r.id === added.id)!;
     return reply.status(201).send(root);
+  });
+
+  app.patch('/api/roots/:id', { schema: { params: RootIdParams, body: RootSettingsBody, response: { 200: Root, 404: ErrorBody } } }, async (request) => {
+    if (!setRootSalvage(ctx.db, request.params.id, request.body.salvage)) throw httpError(404, 'not_found', 'no such root');
+    return getRoots(ctx.db).find((r) => r.id === request.params.id)!;
   });
 
   app.delete('/api/roots/:id', { schema: { params: RootIdParams, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } }, async (request, reply) => {

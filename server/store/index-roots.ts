@@ -188,7 +188,11 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
     lock.heartbeat();
     lastBeat = Date.now();
   };
-  const salvageOf = (rootId: number) => (typeof options.salvage === 'function' ? options.salvage(rootId) : options.salvage === true);
+  // --salvage (true) or a caller's choice per root; without either, each folder's own setting (roots.salvage).
+  const salvageOf = (rootId: number) =>
+    typeof options.salvage === 'function'
+      ? options.salvage(rootId)
+      : options.salvage === true || (options.salvage === undefined && st.rootById.get(rootId)?.salvage === 1);
   const jobs: Job[] = [];
   for (const root of roots) jobs.push(...(await planRoot(db, st, root, summary, salvageOf(root.id))));
   // Largest first: one very long transcript cannot be split, so it starts at once while the

@@ -16,14 +16,16 @@ export interface RootRow {
   label: string;
   added_at: string;
   last_scan_at: string | null;
+  /** 1: the owner asked to salvage this folder's damaged files (migration 010). */
+  salvage: number;
 }
 
 /** Every statement the indexer runs, prepared once and named for what it does. */
 export function prepareIndexStatements(db: Db) {
   return {
-    rootById: db.prepare<[number], RootRow>('SELECT id, path, label, added_at, last_scan_at FROM roots WHERE id = ?'),
-    rootByPath: db.prepare<[string], RootRow>('SELECT id, path, label, added_at, last_scan_at FROM roots WHERE path = ?'),
-    allRoots: db.prepare<[], RootRow>('SELECT id, path, label, added_at, last_scan_at FROM roots ORDER BY id'),
+    rootById: db.prepare<[number], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE id = ?'),
+    rootByPath: db.prepare<[string], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE path = ?'),
+    allRoots: db.prepare<[], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots ORDER BY id'),
     labelTaken: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM roots WHERE label = ?'),
     insertRoot: db.prepare<[string, string, string], { id: number }>('INSERT INTO roots (path, label, added_at) VALUES (?, ?, ?) RETURNING id'),
     touchRoot: db.prepare<[string, number]>('UPDATE roots SET last_scan_at = ? WHERE id = ?'),

@@ -86,3 +86,8 @@ export function removeRoot(db: Db, id: number): boolean {
 export function removeRootsExcept(db: Db, keepId: number): void {
   db.prepare<[number]>('DELETE FROM roots WHERE id <> ?').run(keepId);
 }
+
+/** Sets a folder's salvage setting; false when there is no such folder. The next index run applies it. */
+export function setRootSalvage(db: Db, id: number, salvage: boolean): boolean {
+  return db.prepare('UPDATE roots SET salvage = ? WHERE id = ?').run(salvage ? 1 : 0, id).changes > 0;
+}

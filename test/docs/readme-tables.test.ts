@@ -36,7 +36,7 @@ describe('README documents the API', () => {
     const start = readme.indexOf('\n## Dashboard and API\n');
     expect(start).toBeGreaterThan(-1);
     const section = readme.slice(start + 1).split('\n## ')[0]!;
-    const documented = [...section.matchAll(/^\| `((?:GET|POST|DELETE) \/api\/[^`]*)` \|/gm)].map((m) => m[1]!).sort();
+    const documented = [...section.matchAll(/^\| `((?:GET|POST|PATCH|PUT|DELETE) \/api\/[^`]*)` \|/gm)].map((m) => m[1]!).sort();
     expect(documented).toEqual(routes);
   });
 });

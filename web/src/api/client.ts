@@ -15,7 +15,7 @@ function launchToken(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="tcf-token"]')?.content ?? '';
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, as: 'json' | 'text' = 'json'): Promise<T> {
+async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, as: 'json' | 'text' = 'json'): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-tcf-token'] = launchToken();
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -41,5 +41,6 @@ export const api = {
   /** The response body as text, exactly as the server wrote it (the evidence report). */
   text: (path: string) => request<string>('GET', path, undefined, 'text'),
   post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, body),
+  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
   delete: (path: string) => request<void>('DELETE', path),
 };

@@ -96,6 +96,15 @@ export function useRemoveRoot() {
   return useMutation({ mutationFn: (id: number) => api.delete(`/api/roots/${id}`), onSuccess: invalidate });
 }
 
+/** A folder's salvage setting (read the complete rows of damaged files); the next scan applies it. */
+export function useSetRootSalvage() {
+  const invalidate = useInvalidateAll();
+  return useMutation({
+    mutationFn: ({ id, salvage }: { id: number; salvage: boolean }) => api.patch(`/api/roots/${id}`, { salvage }),
+    onSuccess: invalidate,
+  });
+}
+
 export function useStartScan() {
   const client = useQueryClient();
   return useMutation({

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useAddRoot, useHealth, useRemoveRoot, useRoots, useScanState, useStartScan } from '../api/queries';
+import { useAddRoot, useHealth, useRemoveRoot, useRoots, useScanState, useSetRootSalvage, useStartScan } from '../api/queries';
 import { ScanProgress } from '../components/ScanProgress';
 import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
 import { formatCount, formatTimestamp } from '../lib/format';
@@ -11,6 +11,7 @@ export function SourcesPage() {
   const add = useAddRoot();
   const remove = useRemoveRoot();
   const start = useStartScan();
+  const salvage = useSetRootSalvage();
   const [path, setPath] = useState('');
   const [label, setLabel] = useState('');
   const running = scan.data?.state === 'running';
@@ -23,7 +24,7 @@ export function SourcesPage() {
         codes, relative file names, line numbers, counts and digests — never what a conversation said. Claude Code keeps transcripts in{' '}
         <code>~/.claude/projects</code>.
       </p>
-      <ErrorBanner error={add.error ?? remove.error ?? start.error ?? roots.error} />
+      <ErrorBanner error={add.error ?? remove.error ?? start.error ?? salvage.error ?? roots.error} />
       <Section title="Add a folder">
         <form
           className="add-form"
@@ -88,6 +89,9 @@ export function SourcesPage() {
                   <th className="num">failed</th>
                   <th className="num">being written</th>
                   <th>last scan</th>
+                  <th title="Damaged files: read their complete rows instead of failing them (two rows on one line after an unclean shutdown; a torn row's message is left out). Off: a damaged file counts nowhere.">
+                    salvage
+                  </th>
                   <th />
                 </tr>
               </thead>
@@ -102,6 +106,16 @@ export function SourcesPage() {
                     <td className="num">{r.files_failed}</td>
                     <td className="num">{r.files_in_progress}</td>
                     <td>{formatTimestamp(r.last_scan_at)}</td>
+                    <td>
+                      <input
+                        type="checkbox"
+                        aria-label={`Salvage damaged files in ${r.label}`}
+                        data-testid={`salvage-${r.id}`}
+                        checked={r.salvage}
+                        disabled={running || salvage.isPending}
+                        onChange={(e) => salvage.mutate({ id: r.id, salvage: e.target.checked })}
+                      />
+                    </td>
                     <td className="actions">
                       <button type="button" disabled={running} onClick={() => start.mutate(r.id)}>
                         Scan
