@@ -9,37 +9,10 @@ import {
   RETRY_NUDGES,
   USER_REJECTED,
 } from './harness-markers';
+import { KNOWN_ROW_TYPES } from './known-row-types';
 import { findLeakedInvoke } from './leaked-invoke';
 import type { AssistantMessage, HarnessNudge, SalvagedLine, ToolResultFact, ToolUseFact, TranscriptFile, VersionDiagnostics } from './transcript-model';
 
-/** Row types Claude Code is known to write (FORMAT.md); others are counted, never a failure. */
-const KNOWN_ROW_TYPES = new Set([
-  'user',
-  'assistant',
-  'system',
-  'summary',
-  'file-history-snapshot',
-  'queue-operation',
-  'progress',
-  'attachment',
-  'permission-mode',
-  'last-prompt',
-  'ai-title',
-  'pr-link',
-  'mode',
-  'atis-latch',
-  'cost-state',
-  'agent-setting',
-  // FORMAT.md §2 and §9: seen in real files 2.1.72-2.1.237
-  'file-history-delta',
-  'bridge-session',
-  'worktree-state',
-  'agent-name',
-  'agent-color',
-  'custom-title',
-  'relocated',
-  'frame-link',
-]);
 /** System row subtypes Claude Code is known to write (FORMAT.md §2, §7, §10); others are counted per version. */
 const KNOWN_SYSTEM_SUBTYPES = new Set([
   'stop_hook_summary',

@@ -12,6 +12,7 @@
  */
 import { safeBlockType } from '../../shared/metadata-patterns';
 import { INTERRUPT_PREFIXES, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
+import { KNOWN_ROW_TYPES } from './known-row-types';
 
 /** Claude Code's own tools (names as the harness writes them). Anything else is `mcp` or `other`. */
 export const BUILTIN_TOOLS = new Set([
@@ -42,25 +43,6 @@ export const BUILTIN_TOOLS = new Set([
   'AskUserQuestion',
   'EnterPlanMode',
   'SendMessage',
-]);
-
-const ROW_TYPES = new Set([
-  'user',
-  'assistant',
-  'system',
-  'summary',
-  'file-history-snapshot',
-  'queue-operation',
-  'progress',
-  'attachment',
-  'permission-mode',
-  'last-prompt',
-  'ai-title',
-  'pr-link',
-  'mode',
-  'atis-latch',
-  'cost-state',
-  'agent-setting',
 ]);
 
 const STOP_REASONS = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal', 'model_context_window_exceeded']);
@@ -214,7 +196,7 @@ export function rowMetadata(row: unknown, line: number, previousMs: number | nul
     tool_calls: [],
   };
   if (!isObject(row)) return meta;
-  if (typeof row.type === 'string' && ROW_TYPES.has(row.type)) meta.type = row.type;
+  if (typeof row.type === 'string' && KNOWN_ROW_TYPES.has(row.type)) meta.type = row.type;
   meta.sidechain = row.isSidechain === true;
   const ms = timestampMs(row);
   if (ms !== null && previousMs !== null) meta.seconds_since_previous = Math.round((ms - previousMs) / 100) / 10;
