@@ -4,6 +4,7 @@ import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { fileFingerprint } from '../store/file-fingerprint';
+import { findingId } from '../store/finding-id';
 import { acquireIndexLock } from '../store/index-lock';
 import { dropFileRows, failedRow, type IndexSummary, type Job, markChanged, rebuildDenominatorsIfNeeded, writeFile } from '../store/index-roots';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
@@ -11,7 +12,8 @@ import { prepareLiveStatements } from './live-statements';
 
 /** A finding that was not in the index before this update (same file, code, lines and digest). */
 export interface NewFinding {
-  id: number;
+  /** The finding's id as the API names it (store/finding-id.ts). */
+  id: string;
   code: string;
 }
 
@@ -160,7 +162,8 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       writeFile(st, job, analysis, summary);
       const fileId = live.fileIdByPath.get(root.id, relPath)?.id;
       if (fileId !== undefined && summary.findingsAdded > added) {
-        for (const f of live.findingKeysOfFile.all(fileId)) if (!before.has(findingKey(f))) update.newFindings.push({ id: f.id, code: f.code });
+        for (const f of live.findingKeysOfFile.all(fileId))
+          if (!before.has(findingKey(f))) update.newFindings.push({ id: findingId(root.id, relPath, f.code, f.first_line), code: f.code });
       }
     }).immediate();
     update.filesChanged++;

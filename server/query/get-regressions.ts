@@ -1,10 +1,10 @@
-import type { CardCode, CardSide, RateRow, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
+import type { CardCode, CardSide, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
 import { opportunityWords } from '../../shared/opportunity-words';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
 import type { Db } from '../store/database';
 import { notMeasurableText, opportunityLabel } from './format-rate';
-import { getRates, selectedCodes, sideFigures } from './get-rates';
+import { getRates, type RateRow, selectedCodes, sideFigures } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export const ALPHA = 0.05;
@@ -446,11 +446,11 @@ export function buildCards(
 }
 
 /** The verdict cards for both dimensions, over every model together. */
-export function getVerdictCards(db: Db, filters: RateFilters = {}): Pick<RegressionsResponse, 'cards' | 'no_claim' | 'session_cap'> {
+export function getVerdictCards(db: Db, filters: RateFilters = {}): Pick<RegressionsResponse, 'rows' | 'no_claim' | 'session_cap'> {
   const versions = getRates(db, 'version', filters);
   const days = getRates(db, 'day', filters);
   const turns = versions.reduce((n, r) => n + r.tool_use_turns, 0);
   const version = buildCards('version', cardCells(db, 'version', versions, filters), turns);
   const day = buildCards('day', cardCells(db, 'day', days, filters), turns);
-  return { cards: [...version.cards, ...day.cards], no_claim: { version: version.noClaim, day: day.noClaim }, session_cap: SESSION_CAP };
+  return { rows: [...version.cards, ...day.cards], no_claim: { version: version.noClaim, day: day.noClaim }, session_cap: SESSION_CAP };
 }

@@ -35,7 +35,7 @@ function prepare(db: Db) {
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
-/** Headline figures: files by status, roots, deduplicated denominators, findings per code with rates. */
+/** Headline figures: files by status, folders, deduplicated denominators, findings per code with rates. */
 export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
@@ -47,8 +47,8 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   const counts = new Map(st.findings.all(params).map((r) => [r.code, r.n]));
   const denominators = denominatorsOf(d);
   return {
-    roots: roots.roots + team.machines,
-    roots_never_scanned: roots.never ?? 0,
+    folders: roots.roots + team.machines,
+    folders_never_indexed: roots.never ?? 0,
     files_ok: (files.get('ok') ?? 0) + team.files_ok,
     files_failed: (files.get('failed') ?? 0) + team.files_damaged,
     files_in_progress: (files.get('in_progress') ?? 0) + team.files_excluded,

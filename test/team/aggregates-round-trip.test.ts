@@ -123,7 +123,7 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     const { files_by_format: _a, ...merged } = getSummary(team);
     const { files_by_format: _b, ...truth } = getSummary(both);
     expect(merged).toEqual(truth);
-    expect(merged.roots).toBe(2);
+    expect(merged.folders).toBe(2);
     expect(merged.files_failed).toBeGreaterThan(0);
     expect(merged.files_in_progress).toBeGreaterThan(0);
   });
@@ -234,7 +234,7 @@ describe('aggregates of the canary transcripts hold no payload', () => {
 
 /** Everything but the verdict cards: those count sessions, which team rows do not carry. */
 function withoutCards(r: RegressionsResponse) {
-  const { cards: _cards, ...rest } = r;
+  const { rows: _cards, ...rest } = r;
   return rest;
 }
 
@@ -244,10 +244,10 @@ function withoutCards(r: RegressionsResponse) {
  * sessions a lower bound (each machine with findings counts as one).
  */
 function expectTeamCards(merged: RegressionsResponse, truth: RegressionsResponse) {
-  expect(merged.cards.map((c) => c.id).sort()).toEqual(truth.cards.map((c) => c.id).sort());
-  expect(merged.cards.length).toBeGreaterThan(0);
-  for (const card of merged.cards) {
-    const other = truth.cards.find((c) => c.id === card.id)!;
+  expect(merged.rows.map((c) => c.id).sort()).toEqual(truth.rows.map((c) => c.id).sort());
+  expect(merged.rows.length).toBeGreaterThan(0);
+  for (const card of merged.rows) {
+    const other = truth.rows.find((c) => c.id === card.id)!;
     for (const code of card.codes) {
       const same = other.codes.find((c) => c.code === code.code)!;
       for (const side of ['before', 'after'] as const) {
