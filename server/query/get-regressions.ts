@@ -222,7 +222,7 @@ const CARD_KEY_SQL = { version: 'c.version', day: 'c.day' } as const;
  * A team row is one machine's count for a cell and code: its sessions were never exported, so it
  * cannot be capped per session. It is counted in full, as the rates count it, and its machine
  * counts as one session (a lower bound: a machine with findings has at least one session). Team
- * rows have no root, so a root filter leaves them out (as in team-sources.ts). `file` is the
+ * rows have no folder, so a folder filter leaves them out (as in team-database.ts). `file` is the
  * file id for local rows and the negated machine id for team rows, so the two never collide.
  */
 function prepareSessionCounts(db: Db, dimension: 'version' | 'day') {

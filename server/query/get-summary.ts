@@ -2,7 +2,7 @@ import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
-import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './team-sources';
+import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './team-database';
 
 function prepare(db: Db) {
   return {
@@ -28,7 +28,7 @@ function prepare(db: Db) {
       WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
       GROUP BY fi.code`),
-    // Imported team machines count as sources, their files with the local ones.
+    // Each imported team machine (the team database) counts as one folder, its files with the local ones.
     team: db.prepare<{ roots: string | null }, { machines: number; files_ok: number; files_damaged: number; files_excluded: number }>(TEAM_FILES_SQL),
   };
 }
