@@ -223,9 +223,9 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await compare.locator('[data-testid="compare-table"] tbody tr').first().waitFor();
     const api = await (await fetch(`${base}/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42`)).json();
     const firstRow = await compare.locator('[data-testid="compare-table"] tbody tr').first().textContent();
-    expect(firstRow).toContain(`${api.codes[0].b.count} · `);
+    expect(firstRow).toContain(`${api.rows[0].b.count} · `);
     // One chart per code with findings on either side; one bar per side with findings.
-    const codes = api.codes as Array<{ a: { count: number }; b: { count: number } }>;
+    const codes = api.rows as Array<{ a: { count: number }; b: { count: number } }>;
     expect(await compare.locator('[data-testid^="compare-chart-"]').count()).toBe(codes.filter((c) => c.a.count + c.b.count > 0).length);
     expect(await compare.locator('[data-testid^="compare-chart-"] .recharts-bar-rectangle').count()).toBe(
       codes.reduce((n, c) => n + (c.a.count > 0 ? 1 : 0) + (c.b.count > 0 ? 1 : 0), 0),
