@@ -126,7 +126,7 @@ export function useSetFolderSalvage() {
 export function useStartScan() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (rootId?: number) => api.post<ScanState>('/api/scans', rootId === undefined ? {} : { root_id: rootId }),
+    mutationFn: (folderId?: number) => api.post<ScanState>('/api/scans', folderId === undefined ? {} : { root_id: folderId }),
     onSuccess: (state) => client.setQueryData(['scan'], state),
   });
 }
