@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { newestMtime } from '../../server/build-tools.mjs';
 import { fixturesRoot } from '../support/detector-fixtures';
 
 const root = join(import.meta.dirname, '../..');
@@ -20,12 +21,6 @@ afterAll(() => {
 const fromBundle = (args: string[]) =>
   spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir } });
 const fromSource = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], { encoding: 'utf8' });
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
-}
 
 function totalSize(path: string): number {
   const stat = statSync(path);
@@ -58,7 +53,7 @@ describe('the CLI launcher (npm run cli, npm start)', () => {
     // Large enough for the index to use worker threads (the bundled analyse-worker.mjs).
     generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 5, sessions: 600, canary: 'LAUNCHCANARY' });
     const projects = join(tmp, 'corpus/projects');
-    expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/store/index-roots.ts
+    expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/index/index-roots.ts
     const bundled = fromBundle(['index', projects, '--db', join(tmp, 'bundled.db')]);
     expect(bundled.stderr).toBe('');
     const source = fromSource(['index', projects, '--db', join(tmp, 'source.db')]);
