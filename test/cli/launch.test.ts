@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,8 @@ afterAll(() => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-const fromBundle = (args: string[]) =>
-  spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir } });
+const fromBundle = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir, ...env } });
 const fromSource = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], { encoding: 'utf8' });
 
 function totalSize(path: string): number {
@@ -54,7 +54,11 @@ describe('the CLI launcher (npm run cli, npm start)', () => {
     generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 5, sessions: 600, canary: 'LAUNCHCANARY' });
     const projects = join(tmp, 'corpus/projects');
     expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/index/index-roots.ts
-    const bundled = fromBundle(['index', projects, '--db', join(tmp, 'bundled.db')]);
+    // The pool must find the bundled worker beside its own chunk (import.meta.url), not bundle one from source:
+    // with the temporary folder a plain file, building one (mkdtemp under it) would fail the run.
+    const notAFolder = join(tmp, 'tmpdir-is-a-file');
+    writeFileSync(notAFolder, '');
+    const bundled = fromBundle(['index', projects, '--db', join(tmp, 'bundled.db')], { TMPDIR: notAFolder });
     expect(bundled.stderr).toBe('');
     const source = fromSource(['index', projects, '--db', join(tmp, 'source.db')]);
     expect(bundled.status).toBe(source.status);
