@@ -15,8 +15,6 @@ export interface IndexStore {
   startRun(rootId: number | null, startedAt: string): number;
   /** These roots in the order given (all, in id order, when absent); ids that do not exist are left out. */
   roots(ids?: readonly number[]): IndexRoot[];
-  /** False once the root was removed (by another process or request) during the run. */
-  rootExists(rootId: number): boolean;
   /** What the index holds for the files of a root: how planning tells a changed file from an unchanged one. */
   knownFiles(rootId: number): KnownFile[];
   /** Records a failed entry of a root (replacing what a known file had); false when the root was removed meanwhile. */

@@ -212,7 +212,6 @@ export function sqliteIndexStore(db: Db): IndexStore {
       const known = describeDatabaseError(error);
       return known ? { code: known.code, message: known.message } : null;
     },
-    rootExists: (rootId) => st.rootById.get(rootId) !== undefined,
     knownFiles: (rootId) => st.filesOfRoot.all(rootId),
     writeFailedEntry: (entry, old) => writeFailed(entry, old),
     removeFiles: (files) => removeFiles(files),

@@ -43,7 +43,7 @@ if (mode === 'idle') {
 } else if (mode === 'index') {
   const db = openDatabase(b!);
   addRoot(db, a!);
-  // The server's way: a ScanRunner on the event loop, while a probe measures how late timers fire.
+  // The server's way: an IndexRunner on the event loop, while a probe measures how late timers fire.
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let worstGap = 0;
