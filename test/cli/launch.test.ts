@@ -19,7 +19,10 @@ afterAll(() => {
 });
 
 const fromBundle = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir, ...env } });
+  spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir, ...env },
+  });
 const fromSource = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], { encoding: 'utf8' });
 
 function totalSize(path: string): number {
