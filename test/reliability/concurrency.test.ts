@@ -58,7 +58,8 @@ describe('concurrent runs on one database', () => {
     const path = dbPath();
     const runs = Array.from({ length: 4 }, () => script('open-db.ts', [path]));
     const codes = await Promise.all(runs.map((r) => r.exit));
-    expect(codes).toEqual([0, 0, 0, 0]);
+    // Say why when one fails (seen once in a full run at load average 12, not reproduced in 60 more processes).
+    expect(codes, runs.map((r) => r.stderr()).join('\n')).toEqual([0, 0, 0, 0]);
     expect(runs.map((r) => r.stdout().trim())).toEqual(Array(4).fill(String(latestSchemaVersion())));
   }, 60_000);
 
