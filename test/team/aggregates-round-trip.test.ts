@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { buildApp } from '../../server/app';
+import { indexDatabase } from '../../server/index-database';
 import { getComparison } from '../../server/query/get-comparison';
 import { getRates, type RateDimension } from '../../server/query/get-rates';
 import { getRegressions } from '../../server/query/get-regressions';
@@ -12,7 +13,6 @@ import { getVersionMarkers } from '../../server/query/get-version-markers';
 import { getVersionModelRates } from '../../server/query/get-version-model-rates';
 import type { RateFilters } from '../../server/query/rate-filters';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { readAggregateFile, writeAggregateFile } from '../../server/team/aggregate-files';
 import { collectAggregates } from '../../server/team/collect-aggregates';
@@ -37,7 +37,7 @@ function corpora(): [DemoTruth, DemoTruth] {
 async function indexed(name: string, dirs: string[]): Promise<Db> {
   const db = openDatabase(join(tmp, `${name}.db`));
   for (const d of dirs) addRoot(db, d);
-  await indexRoots(db, { analyser: 'inline' });
+  await indexDatabase(db, { analyser: 'inline' });
   return db;
 }
 
@@ -207,7 +207,7 @@ describe('aggregates of the canary transcripts hold no payload', () => {
     const root = writeCanaryTranscripts(join(tmp, 'canary'), canary);
     const db = openDatabase(join(tmp, 'canary.db'));
     addRoot(db, root);
-    const summary = await indexRoots(db, { analyser: 'inline' });
+    const summary = await indexDatabase(db, { analyser: 'inline' });
     expect(summary.findingsAdded).toBeGreaterThan(0);
     expect(summary.filesFailed).toBeGreaterThan(0);
     const { aggregates } = collectAggregates(db, { toolVersion: '0.1.0' });

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { getRates } from '../../server/query/get-rates';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import type { Aggregates } from '../../server/team/aggregate-format';
 import { clickHouseTarget, pushAggregates } from '../../server/team/clickhouse';
@@ -88,7 +88,7 @@ describe.skipIf(bin === null)('push to a real ClickHouse (Debian clickhouse-serv
     for (const [name, dirs] of Object.entries({ ...roots, all: Object.values(roots).flat() })) {
       const db = openDatabase(dbs[name as keyof typeof dbs]);
       for (const d of dirs) addRoot(db, d);
-      await indexRoots(db, { analyser: 'inline' });
+      await indexDatabase(db, { analyser: 'inline' });
       db.close();
     }
   }, 180_000);

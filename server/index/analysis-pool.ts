@@ -1,19 +1,28 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
+import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
 import { projectRoot } from '../project-root';
+import { analyseForIndex, type IndexAnalysis } from './analyse-for-index';
 
 export interface Analyser {
   /** Analyses a batch of files (one task per batch, so thousands of small files cost few round trips); `salvage[i]` per file. */
-  analyse(paths: string[], salvage?: boolean[]): Promise<FileAnalysis[]>;
+  analyse(paths: string[], salvage?: boolean[]): Promise<IndexAnalysis[]>;
   close(): Promise<void>;
 }
 
-/** Where server/cli/launch.mjs puts the worker it bundled with the CLI, when the CLI runs from its bundle. */
-const PREBUILT_WORKER = Symbol.for('tool-call-forensics.analyse-worker');
+/**
+ * The bundled worker beside a module, or null. Run from the CLI's bundle (server/cli/launch.mjs),
+ * this module is one of the bundle's chunks and `analyse-worker.mjs` sits in the same folder; run
+ * from source (tests, tsx), this module is server/index/analysis-pool.ts and there is none beside it.
+ */
+export function bundledWorkerBeside(moduleUrl: string): string | null {
+  const file = fileURLToPath(new URL(`./${ANALYSE_WORKER_BUNDLE}`, moduleUrl));
+  return existsSync(file) ? file : null;
+}
 
 /**
  * The worker's code bundled into one plain JavaScript file: a worker that had to load the
@@ -23,27 +32,19 @@ const PREBUILT_WORKER = Symbol.for('tool-call-forensics.analyse-worker');
  * never stale.
  */
 function bundleWorker(): { file: string; dispose: () => void } {
-  const prebuilt = (globalThis as Record<symbol, unknown>)[PREBUILT_WORKER];
-  if (typeof prebuilt === 'string') return { file: prebuilt, dispose: () => {} };
+  const prebuilt = bundledWorkerBeside(import.meta.url);
+  if (prebuilt !== null) return { file: prebuilt, dispose: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'tcf-worker-'));
-  const file = join(dir, 'analyse-worker.mjs');
+  const file = join(dir, ANALYSE_WORKER_BUNDLE);
   const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  buildSync({
-    entryPoints: [join(projectRoot, 'server/detect/analyse-worker.ts')],
-    outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
-  });
+  buildSync({ ...SERVER_BUNDLE_OPTIONS, entryPoints: [join(projectRoot, ANALYSE_WORKER_SOURCE)], outfile: file });
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Parse and detect in worker threads, one per core; results come back to the single writer. */
 export function workerAnalyser(threads = availableParallelism()): Analyser {
   const bundle = bundleWorker();
-  const pool = new Piscina<string[] | { paths: string[]; salvage: boolean[] }, FileAnalysis[]>({
+  const pool = new Piscina<string[] | { paths: string[]; salvage: boolean[] }, IndexAnalysis[]>({
     filename: bundle.file,
     // Start every thread at once, so neither core waits for a late one.
     minThreads: Math.max(1, threads),
@@ -64,11 +65,11 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
 export function inlineAnalyser(): Analyser {
   return {
     analyse: async (paths, salvage) => {
-      const out: FileAnalysis[] = [];
+      const out: IndexAnalysis[] = [];
       for (const [i, path] of paths.entries()) {
         // Yield to the event loop between files, so a server stays responsive and progress flows.
         await new Promise((resolve) => setImmediate(resolve));
-        out.push(analyseFile(path, { forIndex: true, salvage: salvage?.[i] === true }));
+        out.push(analyseForIndex(path, { salvage: salvage?.[i] === true }));
       }
       return out;
     },
