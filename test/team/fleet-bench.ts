@@ -29,7 +29,12 @@ function machineAggregates(m: number): Aggregates {
         for (const sidechain of [0, 1] as const) {
           const turns = Math.floor(20 + rand() * 200);
           const findings: Record<string, number> = {};
-          for (const code of FINDING_CODES) if (rand() < 0.1) findings[code] = Math.floor(1 + rand() * 4);
+          const sessions: Record<string, { sessions: number; capped: number }> = {};
+          for (const code of FINDING_CODES) {
+            if (rand() >= 0.1) continue;
+            findings[code] = Math.floor(1 + rand() * 4);
+            sessions[code] = { sessions: 1, capped: Math.min(3, findings[code]) };
+          }
           cells.push({
             day,
             version,
@@ -41,6 +46,7 @@ function machineAggregates(m: number): Aggregates {
             capture_messages: 0,
             synthetic_messages: 0,
             findings,
+            sessions,
           });
         }
       }
