@@ -262,7 +262,7 @@ describe('team rows imported before aggregate schema 2 (migration 014 leaves the
     generateDemoCorpus({ out: join(tmp, 'legacy'), seed: 31, sessions: 300, regression: 'from-2.1.40' });
     const local = openDatabase(join(tmp, 'legacy-local.db'));
     addRoot(local, join(tmp, 'legacy/projects'));
-    await indexRoots(local, { analyser: 'inline' });
+    await indexDatabase(local, { analyser: 'inline' });
     const path = join(tmp, 'legacy.ndjson');
     writeAggregateFile(path, collectAggregates(local, { machine: 'erin', toolVersion: '0.1.0' }).aggregates, 'ndjson');
     const truth = getVerdictCards(local);
