@@ -23,7 +23,9 @@ describe('observers: the hooks a detector keeps its own facts through', () => {
       user([{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }]),
       { type: 'brand-new-row-type' },
     ];
-    rows.forEach((r, i) => expect(b.addRow(r, i + 1)).toBe('ok'));
+    rows.forEach((r, i) => {
+      expect(b.addRow(r, i + 1)).toBe('ok');
+    });
     expect(seen).toEqual(['u1:text', 'a2:0:2:thinking', 'o3:system', 'a4:0:2,4:tool_use', 'u5:tool_result', 'o6:brand-new-row-type']);
   });
 
@@ -57,7 +59,9 @@ describe('observers: the hooks a detector keeps its own facts through', () => {
       { type: 'assistant', message: { content: [{ type: 'tool_use', id: 't', input: { a: 1 } }] } },
       { type: 'result', terminal_reason: 'completed' },
     ];
-    script.forEach((r, i) => expect(b.addRow(r, i + 1)).toBe('ok'));
+    script.forEach((r, i) => {
+      expect(b.addRow(r, i + 1)).toBe('ok');
+    });
     expect(rows).toEqual(['1:system', '12:assistant', '13:result']);
     // parsed, unparseable (undefined, and the block says so), no delta at all (undefined)
     expect(inputs).toEqual([{ a: 1 }, undefined, undefined]);
