@@ -43,7 +43,7 @@ const typeName = (t: unknown) => (typeof t === 'string' && TYPE_NAME.test(t) ? t
 
 type Json = Record<string, unknown>;
 
-export function isObject(value: unknown): value is Json {
+function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
@@ -110,12 +110,11 @@ function unparsedOf(input: Json): ToolUseFact['unparsed'] {
   return { len: typeof len === 'number' && Number.isSafeInteger(len) && len >= 0 ? len : null };
 }
 
-/** A user text that says the user interrupted or rejected a call. */
-export function isInterrupt(text: string): boolean {
+function isInterrupt(text: string): boolean {
   return INTERRUPT_PREFIXES.some((p) => text.startsWith(p));
 }
 
-/** A tool result's text: its string content, or its first text block. */
+/** A tool result's text: its string content, or its first text block (detectors that read a result's text use it too). */
 export function firstText(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
