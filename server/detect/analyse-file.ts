@@ -5,9 +5,7 @@ import { detectFormat, type FileFormat, scanCapture } from '../scan/scan-capture
 import { type ScanFailure, scanFile } from '../scan/scan-file';
 import type { SalvagedLine, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
 import { withCallDiagnostics } from './call-diagnostics';
-import { CAPTURE_DETECTORS } from './capture/registry';
-import type { DetectedFinding } from './detector';
-import { DETECTORS } from './registry';
+import { startDetectors } from './run-detectors';
 
 /** A finding as it leaves the scanner: metadata and a digest, nothing a transcript said. */
 export interface FindingRecord {
@@ -57,13 +55,6 @@ export interface AnalyseOptions {
   now?: number;
 }
 
-export function runDetectors(transcript: TranscriptFile): DetectedFinding[] {
-  // A message a dropped torn row could belong to (salvage mode) is the source of no finding.
-  const found = DETECTORS.flatMap((d) => d.detect(transcript)).filter((f) => !f.message.damaged);
-  for (const f of found) f.sourceLines = [...new Set(f.sourceLines)].sort((a, b) => a - b);
-  return found.sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code));
-}
-
 /**
  * 64 bits from two independent 32-bit FNV-1a style hashes of the message id. Not a security
  * property (ids are random and only compared within one local index): cheap enough to run
@@ -83,29 +74,27 @@ export function hashMessageId(messageId: string): bigint {
 
 /** A stream capture: replay its events, run the capture detectors, digest each finding's lines. */
 function analyseCapture(path: string, format: 'stream-json' | 'sse', options: AnalyseOptions): AnalysedFile {
-  const scan = scanCapture(path, format, { unfinishedLastLineMeansInProgress: options.forIndex === true, now: options.now });
+  const detectors = startDetectors('capture');
+  const scan = scanCapture(path, format, { unfinishedLastLineMeansInProgress: options.forIndex === true, now: options.now, observers: detectors.observers });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { capture, lineStarts } = scan;
   const blockTypes = (m: CaptureFile['messages'][number]) => [...new Set(m.blocks.map((b) => b.type))];
   let findings: FindingRecord[];
   try {
-    findings = CAPTURE_DETECTORS.flatMap((d) => d.detect(capture))
-      .map((f) => ({ ...f, sourceLines: [...new Set(f.sourceLines)].sort((a, b) => a - b) }))
-      .sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code))
-      .map((f) => ({
-        code: f.code,
-        lines: [f.sourceLines[0]!, f.sourceLines[f.sourceLines.length - 1]!] as [number, number],
-        sourceLines: f.sourceLines,
-        evidenceSha256: digestLines(path, lineStarts, f.sourceLines),
-        model: f.message.model,
-        blockTypes: blockTypes(f.message),
-        signedThinking: false,
-        day: null,
-        version: capture.version,
-        sidechain: false,
-        messageHash: hashMessageId(f.message.messageId),
-        details: f.details ?? {},
-      }));
+    findings = detectors.detect(capture).map((f) => ({
+      code: f.code,
+      lines: [f.sourceLines[0]!, f.sourceLines[f.sourceLines.length - 1]!] as [number, number],
+      sourceLines: f.sourceLines,
+      evidenceSha256: digestLines(path, lineStarts, f.sourceLines),
+      model: f.message.model,
+      blockTypes: blockTypes(f.message),
+      signedThinking: false,
+      day: null,
+      version: capture.version,
+      sidechain: false,
+      messageHash: hashMessageId(f.message.messageId),
+      details: f.details ?? {},
+    }));
   } catch {
     return { analysis: { status: 'failed', bytes: scan.bytes, failure: { code: 'unreadable', line: null } }, source: null };
   }
@@ -139,12 +128,18 @@ export interface AnalysedFile {
 export function analyseFileAndSource(path: string, options: AnalyseOptions = {}): AnalysedFile {
   const format = detectFormat(path);
   if (format !== 'transcript') return analyseCapture(path, format, options);
-  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: options.forIndex === true, salvage: options.salvage === true, now: options.now });
+  const detectors = startDetectors('transcript');
+  const scan = scanFile(path, {
+    unfinishedLastLineMeansInProgress: options.forIndex === true,
+    salvage: options.salvage === true,
+    now: options.now,
+    observers: detectors.observers,
+  });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { transcript, lineStarts } = scan;
   let findings: FindingRecord[];
   try {
-    findings = runDetectors(transcript).map((f) => ({
+    findings = detectors.detect(transcript).map((f) => ({
       code: f.code,
       lines: [f.sourceLines[0]!, f.sourceLines[f.sourceLines.length - 1]!],
       sourceLines: f.sourceLines,
