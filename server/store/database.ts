@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { projectRoot } from '../project-root';
 import { DatabaseError, describeDatabaseError, isSqliteCode } from './database-errors';
@@ -10,6 +11,12 @@ export { DatabaseError, describeDatabaseError };
 export type Db = Database.Database;
 
 const migrationsDir = join(projectRoot, 'server/store/migrations');
+
+// better-sqlite3 reads this when its native addon loads (at the first `new Database`, never
+// earlier): it lets a `file:` URI carry `immutable=1`, the one way to read a WAL database in a
+// folder the reader cannot write (openDatabaseReadOnly). Our own paths are always absolute
+// (resolved before opening), so no path of ours is mistaken for a URI.
+process.env.SQLITE_USE_URI = '1';
 
 /**
  * How long a connection waits for another one's write lock before SQLITE_BUSY. Write
@@ -42,7 +49,8 @@ export function latestSchemaVersion(): number {
  * BEGIN IMMEDIATE transaction that re-reads the version inside it: two processes opening a
  * fresh database at once migrate it once. A database written by a newer build is refused.
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(given: string): Db {
+  const path = given === ':memory:' ? given : resolve(given);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   try {
     const db = new Database(path);
@@ -112,12 +120,20 @@ function ensureSalt(db: Db): void {
  * Opens an existing index for reading only, for the commands that only read (`report`, `export`,
  * `verify`): never creates the file (SqliteError SQLITE_CANTOPEN when it is missing). An index of an
  * older schema is upgraded first, through openDatabase, since the queries need the current one.
+ *
+ * A WAL database needs its `-shm` side file even to read. When the folder is read-only and no
+ * side files exist (the state a database is left in after its last writer closed it: every change
+ * merged into the main file), SQLite cannot create them, so the file is opened `immutable=1`:
+ * no side files, no locks, exactly the merged content, which is all there is. When a `-wal` file
+ * with content exists but cannot be used (no `-shm` and none can be made), its changes are not yet
+ * merged and cannot be read without writing: refused (`read_only`), never shown stale.
  */
 export function openDatabaseReadOnly(path: string): Db {
-  const open = () => new Database(path, { readonly: true, fileMustExist: true });
-  let db = open();
-  const latest = Math.max(0, ...readdirSync(migrationsDir).map((name) => (/^\d{3}_[a-z0-9_]+\.sql$/.test(name) ? Number(name.slice(0, 3)) : 0)));
-  if ((db.pragma('user_version', { simple: true }) as number) > latest) {
+  const abs = resolve(path);
+  let db = openForReading(abs);
+  const latest = latestSchemaVersion();
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > latest) {
     // Written by a newer build: refused, as openDatabase refuses it.
     db.close();
     throw new DatabaseError(
@@ -125,11 +141,38 @@ export function openDatabaseReadOnly(path: string): Db {
       `this index database has a schema newer than this build's ${latest}: update tool-call-forensics, or use another --db`,
     );
   }
-  if ((db.pragma('user_version', { simple: true }) as number) < latest) {
+  if (version < latest) {
     db.close();
-    openDatabase(path).close();
-    db = open();
+    openDatabase(abs).close();
+    db = openForReading(abs);
   }
   db.pragma('busy_timeout = 5000');
   return db;
+}
+
+function openForReading(abs: string): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(abs, { readonly: true, fileMustExist: true });
+    db.pragma('user_version', { simple: true }); // the first read is where a missing -shm fails
+    return db;
+  } catch (error) {
+    db?.close();
+    if (!isSqliteCode(error, 'SQLITE_READONLY') && !isSqliteCode(error, 'SQLITE_CANTOPEN')) throw error;
+    if (walBytes(abs) > 0) {
+      throw new DatabaseError(
+        'read_only',
+        "the index database's folder is read-only and its write-ahead log (the -wal file next to it) holds changes not yet merged, which cannot be read without writing: run `report` once with write access to the folder (that merges them), or copy the database with its -wal file to a folder you can write",
+      );
+    }
+    return new Database(`${pathToFileURL(abs).href}?immutable=1`, { readonly: true, fileMustExist: true });
+  }
+}
+
+function walBytes(abs: string): number {
+  try {
+    return statSync(`${abs}-wal`).size;
+  } catch {
+    return 0;
+  }
 }
