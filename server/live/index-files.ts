@@ -1,6 +1,6 @@
 import { lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
 import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
+import { childPath, fsPath } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { fileFingerprint } from '../store/file-fingerprint';
@@ -47,10 +47,13 @@ function statUnderRoot(rootPath: string, relPath: string): { kind: 'file'; stat:
   const parts = relPath.split('/');
   let path = rootPath;
   for (let i = 0; i < parts.length; i++) {
-    path = join(path, parts[i]!);
+    // Display names (scan/file-name-bytes.ts) stand for the name's bytes.
+    path = childPath(path, parts[i]!);
+    const real = fsPath(path);
+    if (real === null) return { kind: 'gone' };
     let stat: Stats;
     try {
-      stat = lstatSync(path);
+      stat = lstatSync(real);
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR'
         ? { kind: 'gone' }
@@ -125,7 +128,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       update.findingsRemoved += old.findings;
       continue;
     }
-    const path = join(root.path, ...relPath.split('/'));
+    const path = childPath(root.path, relPath);
     let fingerprint = '';
     if (state.kind === 'file') {
       try {
