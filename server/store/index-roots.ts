@@ -6,6 +6,7 @@ import { OpenError, openRegularFile } from '../scan/safe-open';
 import { type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
 import { type Analyser, inlineAnalyser, workerAnalyser } from './analysis-pool';
 import type { Db } from './database';
+import { rebuildDenominatorsOffThread } from './denominators-off-thread';
 import { fingerprintOpenFile } from './file-fingerprint';
 import { acquireIndexLock, type IndexBusyError, type IndexLock } from './index-lock';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from './index-statements';
@@ -292,6 +293,9 @@ async function indexLocked(db: Db, options: IndexOptions, lock: IndexLock): Prom
 
   progress.phase = 'finishing';
   report();
+  // The rebuild sorts every message: on a second connection in a worker, not on this event loop.
+  // The transaction below then finds it done (or does it, if it could not run there).
+  await rebuildDenominatorsOffThread(db);
   const now = new Date().toISOString();
   db.transaction(() => {
     rebuildDenominatorsIfNeeded(st);
