@@ -4,6 +4,7 @@ import { childPath, fsPath } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { fileFingerprint } from '../store/file-fingerprint';
+import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { acquireIndexLock } from '../store/index-lock';
 import { dropFileRows, failedRow, type IndexSummary, type Job, markChanged, rebuildDenominatorsIfNeeded, writeFile } from '../store/index-roots';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
@@ -170,7 +171,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
   }
   update.findingsAdded = summary.findingsAdded;
   update.findingsRemoved += summary.findingsRemoved;
-  if (update.filesChanged + update.filesRemoved > 0) rebuildDenominators(db, st);
+  if (update.filesChanged + update.filesRemoved > 0) await rebuildDenominators(db, st);
   return update;
 }
 
@@ -183,7 +184,9 @@ const findingKey = (f: { code: string; first_line: number; last_line: number; ev
  * It must stay the same as indexRoots' finishing phase (a test compares a live-updated index
  * with a full index of the same files).
  */
-function rebuildDenominators(db: Db, st: IndexStatements): void {
+async function rebuildDenominators(db: Db, st: IndexStatements): Promise<void> {
+  // Off the event loop first (it sorts every message of the index), then checked here.
+  await rebuildDenominatorsOffThread(db);
   db.transaction(() => {
     rebuildDenominatorsIfNeeded(st);
   }).immediate();
