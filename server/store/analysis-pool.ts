@@ -19,16 +19,17 @@ const PREBUILT_WORKER = Symbol.for('tool-call-forensics.analyse-worker');
  * The worker's code bundled into one plain JavaScript file: a worker that had to load the
  * TypeScript loader and resolve every module through it took ~400 ms to start; this takes
  * ~60 ms to build and the workers start at once. The CLI's launcher bundles it with the CLI
- * (from the same sources); run from source (tests, tsx) it is rebuilt per pool, so it is
- * never stale.
+ * (from the same sources); run from source (tests, tsx, `npm run dev`) it is rebuilt per pool,
+ * so it is never stale — with esbuild's asynchronous build, in esbuild's own process, so the
+ * caller's event loop is not held while it bundles (buildSync held it 60–200 ms).
  */
-function bundleWorker(): { file: string; dispose: () => void } {
+async function bundleWorker(): Promise<{ file: string; dispose: () => void }> {
   const prebuilt = (globalThis as Record<symbol, unknown>)[PREBUILT_WORKER];
   if (typeof prebuilt === 'string') return { file: prebuilt, dispose: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'tcf-worker-'));
   const file = join(dir, 'analyse-worker.mjs');
-  const { buildSync } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  buildSync({
+  const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  await build({
     entryPoints: [join(projectRoot, 'server/detect/analyse-worker.ts')],
     outfile: file,
     bundle: true,
@@ -42,18 +43,24 @@ function bundleWorker(): { file: string; dispose: () => void } {
 
 /** Parse and detect in worker threads, one per core; results come back to the single writer. */
 export function workerAnalyser(threads = availableParallelism()): Analyser {
-  const bundle = bundleWorker();
-  const pool = new Piscina<string[] | { paths: string[]; salvage: boolean[] }, FileAnalysis[]>({
-    filename: bundle.file,
-    // Start every thread at once, so neither core waits for a late one.
-    minThreads: Math.max(1, threads),
-    maxThreads: Math.max(1, threads),
-    // The bundle is plain JavaScript: the workers need none of the parent's loader flags (tsx).
-    execArgv: [],
-  });
+  // Started at once, awaited by the first batch: the pool exists once its worker's bundle does.
+  const started = bundleWorker().then((bundle) => ({
+    bundle,
+    pool: new Piscina<string[] | { paths: string[]; salvage: boolean[] }, FileAnalysis[]>({
+      filename: bundle.file,
+      // Start every thread at once, so neither core waits for a late one.
+      minThreads: Math.max(1, threads),
+      maxThreads: Math.max(1, threads),
+      // The bundle is plain JavaScript: the workers need none of the parent's loader flags (tsx).
+      execArgv: [],
+    }),
+  }));
+  // A failed build is reported by the first analyse (and by close), never as an unhandled rejection.
+  started.catch(() => {});
   return {
-    analyse: (paths, salvage) => pool.run(salvage?.some(Boolean) ? { paths, salvage } : paths),
+    analyse: async (paths, salvage) => (await started).pool.run(salvage?.some(Boolean) ? { paths, salvage } : paths),
     close: async () => {
+      const { bundle, pool } = await started;
       await pool.destroy();
       bundle.dispose();
     },
