@@ -41,6 +41,26 @@ if (mode === 'idle') {
   );
 } else if (mode === 'index') {
   const db = openDatabase(b!);
+  if (process.env.STRESS_NO_AUTOCHECKPOINT) db.pragma('wal_autocheckpoint = 0');
+  // Wall time of every write transaction on this thread (commits included, so a WAL checkpoint
+  // that a commit runs shows here): the slow ones, to tell them from other stalls.
+  const slowTransactions: number[] = [];
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const tx = transaction(fn);
+    const timed =
+      (run: (...args: unknown[]) => unknown) =>
+      (...args: unknown[]) => {
+        const t = performance.now();
+        try {
+          return run(...args);
+        } finally {
+          const ms = performance.now() - t;
+          if (ms > 30) slowTransactions.push(Math.round(ms));
+        }
+      };
+    return Object.assign(timed(tx), { immediate: timed(tx.immediate), deferred: timed(tx.deferred), exclusive: timed(tx.exclusive) });
+  }) as typeof db.transaction;
   addRoot(db, a!);
   // The server's way: a ScanRunner on the event loop, while a probe measures how late timers fire.
   const histogram = monitorEventLoopDelay({ resolution: 10 });
@@ -53,7 +73,8 @@ if (mode === 'idle') {
   const probe = setInterval(() => {
     const now = performance.now();
     const gap = now - last - 10;
-    if (gap > 50) gaps.push(`${phase}:${Math.round(gap)}`);
+    // With the time since the process started (as --trace-gc prints it), to line gaps up with collections.
+    if (gap > 50) gaps.push(`${phase}:${Math.round(gap)}@${Math.round(now)}ms`);
     if (gap > worstGap) {
       worstGap = gap;
       worstPhase = phase;
@@ -89,6 +110,7 @@ if (mode === 'idle') {
       worstPhase,
       gapsOver50: gaps.length,
       gaps: process.env.STRESS_GAPS ? gaps.join(' ') : undefined,
+      slowTransactions: slowTransactions.length ? slowTransactions.join(' ') : undefined,
     })}\n`,
   );
 }
