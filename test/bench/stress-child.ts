@@ -69,10 +69,14 @@ if (mode === 'idle') {
   let worstPhase = '';
   let phase = 'start';
   const gaps: string[] = [];
+  let memoryAtPeak = process.memoryUsage();
   let last = performance.now();
   const probe = setInterval(() => {
     const now = performance.now();
     const gap = now - last - 10;
+    // Where the resident memory is when it peaks: this thread's heap, off-heap buffers, the rest (workers' heaps, SQLite, code).
+    const m = process.memoryUsage();
+    if (m.rss > memoryAtPeak.rss) memoryAtPeak = m;
     // With the time since the process started (as --trace-gc prints it), to line gaps up with collections.
     if (gap > 50) gaps.push(`${phase}:${Math.round(gap)}@${Math.round(now)}ms`);
     if (gap > worstGap) {
@@ -111,6 +115,7 @@ if (mode === 'idle') {
       gapsOver50: gaps.length,
       gaps: process.env.STRESS_GAPS ? gaps.join(' ') : undefined,
       slowTransactions: slowTransactions.length ? slowTransactions.join(' ') : undefined,
+      memoryAtPeakMb: Object.fromEntries(Object.entries(memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)])),
     })}\n`,
   );
 }
