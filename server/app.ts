@@ -6,22 +6,23 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyReply } from 'fastify';
 import { errorBody } from '../shared/api-errors';
+import { IndexRunner } from './index/index-runner';
 import { analysisRoutes } from './routes/analysis';
 import { exportRoutes } from './routes/export';
 import { findingRoutes } from './routes/findings';
 import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
+import { indexRunRoutes } from './routes/index-runs';
 import { rateRoutes } from './routes/rates';
 import { allowedHost, requestGuard, SECURITY_HEADERS } from './routes/request-guard';
 import { responseCache } from './routes/response-cache';
 import { rootRoutes } from './routes/roots';
-import { scanRoutes } from './routes/scans';
 import { sessionEndRoutes } from './routes/session-ends';
 import type { App, RouteContext } from './routes/types';
 import { type Db, describeDatabaseError } from './store/database';
 import { IndexBusyError } from './store/index-lock';
+import { sqliteIndexStore } from './store/index-store';
 import { RootError } from './store/roots';
-import { ScanRunner } from './store/scan-runner';
 
 export interface AppOptions {
   db: Db;
@@ -33,9 +34,9 @@ export interface AppOptions {
   webRoot?: string | null;
   demo?: boolean;
   toolVersion?: string;
-  scans?: ScanRunner;
+  indexRuns?: IndexRunner;
   analyser?: 'auto' | 'workers' | 'inline';
-  /** Least time between two scan progress events (default 100 ms). */
+  /** Least time between two index run progress events (default 100 ms). */
   progressIntervalMs?: number;
 }
 
@@ -90,7 +91,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('routeList', routes);
   const ctx: RouteContext = {
     db: options.db,
-    scans: options.scans ?? new ScanRunner(options.db, options.analyser, options.progressIntervalMs),
+    indexRuns: options.indexRuns ?? new IndexRunner(sqliteIndexStore(options.db), options.analyser, options.progressIntervalMs),
     demo: options.demo ?? false,
     toolVersion: options.toolVersion ?? '0.0.0',
   };
@@ -152,7 +153,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   healthRoutes(app, ctx);
   rootRoutes(app, ctx);
-  scanRoutes(app, ctx);
+  indexRunRoutes(app, ctx);
   rateRoutes(app, ctx);
   findingRoutes(app, ctx);
   analysisRoutes(app, ctx);

@@ -2,11 +2,11 @@ import { EventEmitter } from 'node:events';
 import { relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { LiveUpdate } from '../../shared/live-update';
+import type { IndexRunner } from '../index/index-runner';
 import { childPath, displayComponent } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
-import type { ScanRunner } from '../store/scan-runner';
 import { type FilesUpdate, indexFilesOfRoot } from './index-files';
 
 export type { LiveUpdate };
@@ -27,8 +27,8 @@ const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith
  * Watches every root (chokidar: inotify/FSEvents, no polling, symbolic links never followed)
  * and re-indexes only the files that changed, a short quiet time after the last change. Waits
  * while a full index runs (it would read the same files) and stops between files when one
- * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the scan
- * runner as a 'live' event, which /api/scans/events forwards to the page.
+ * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the index
+ * runner as a 'live' event, which /api/index-runs/events forwards to the page.
  */
 export class RootWatcher extends EventEmitter {
   private readonly watchers = new Map<number, { root: RootRow; watcher: FSWatcher }>();
@@ -46,7 +46,7 @@ export class RootWatcher extends EventEmitter {
 
   constructor(
     private readonly db: Db,
-    private readonly scans: ScanRunner,
+    private readonly indexRuns: IndexRunner,
     options: WatchOptions = {},
   ) {
     super();
@@ -55,7 +55,7 @@ export class RootWatcher extends EventEmitter {
     this.retryMs = options.retryMs ?? 250;
     this.retries = options.retries ?? 8;
     // A full index that ends may have added or removed roots; changes queued meanwhile go now.
-    this.scans.on('progress', (state: { state: string }) => {
+    this.indexRuns.on('progress', (state: { state: string }) => {
       if (state.state !== 'running') void this.syncRoots().then(() => this.schedule());
     });
   }
@@ -167,7 +167,7 @@ export class RootWatcher extends EventEmitter {
     if (this.flushing) return;
     this.flushing = (async () => {
       await this.hold;
-      while (this.pending.size > 0 && !this.closed && !this.scans.running) {
+      while (this.pending.size > 0 && !this.closed && !this.indexRuns.running) {
         const [rootId, paths] = this.pending.entries().next().value as [number, Set<string>];
         this.pending.delete(rootId);
         const entry = this.watchers.get(rootId);
@@ -175,12 +175,12 @@ export class RootWatcher extends EventEmitter {
         const giveUp = [...paths].filter((p) => (this.writing.get(`${rootId}:${p}`) ?? 0) >= this.retries);
         let update: FilesUpdate;
         try {
-          update = await indexFilesOfRoot(this.db, entry.root, paths, { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.scans.running });
+          update = await indexFilesOfRoot(this.db, entry.root, paths, { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.indexRuns.running });
         } catch {
           // The database is closing or broken: nothing to publish; a full index will report what it can.
           continue;
         }
-        if (this.scans.running) {
+        if (this.indexRuns.running) {
           // A full index started: it reads these files itself; queue them again for after it, in case it read them too early.
           for (const p of paths) this.queue(rootId, p);
         }
@@ -195,7 +195,7 @@ export class RootWatcher extends EventEmitter {
           at: new Date().toISOString(),
         };
         this.emit('update', live);
-        this.scans.emit('live', live);
+        this.indexRuns.emit('live', live);
       }
     })();
     try {
@@ -204,7 +204,7 @@ export class RootWatcher extends EventEmitter {
       this.flushing = null;
     }
     // Changes that came in while indexing.
-    if (this.pending.size > 0 && !this.timer && !this.scans.running) this.schedule();
+    if (this.pending.size > 0 && !this.timer && !this.indexRuns.running) this.schedule();
   }
 
   /** Files still being written are looked at again shortly, a bounded number of times, then recorded as in progress. */

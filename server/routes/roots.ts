@@ -20,7 +20,7 @@ export function rootRoutes(app: App, ctx: RouteContext): void {
   });
 
   app.delete('/api/roots/:id', { schema: { params: RootIdParams, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } }, async (request, reply) => {
-    if (ctx.scans.running) throw httpError(409, 'scan_running', 'a scan is running; remove the folder when it ends');
+    if (ctx.indexRuns.running) throw httpError(409, 'index_running', 'an index run is running; remove the folder when it ends');
     if (!removeRoot(ctx.db, request.params.id)) throw httpError(404, 'not_found', 'no such root');
     return reply.status(204).send(null);
   });

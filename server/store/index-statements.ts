@@ -54,7 +54,7 @@ const MARK_COUNTED_FINDINGS_SQL = `
         AND first_copy.root_id = (SELECT root_id FROM files WHERE id = findings.file_id)`;
 
 /**
- * The denominator rebuild (index-roots.ts, rebuildDenominatorsIfNeeded) as SQL alone, for a
+ * The denominator rebuild (store/index-store.ts, rebuildDenominatorsIfNeeded) as SQL alone, for a
  * second connection in a worker thread (denominators-off-thread.ts): `needed` says whether any
  * transaction changed rows since the last rebuild (or an older build set the dirty flag), the
  * steps are the same statements as the ones prepared below, then the flag is cleared and the
@@ -157,9 +157,11 @@ export function prepareIndexStatements(db: Db) {
     ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    startScan: db.prepare<[number | null, string], { id: number }>("INSERT INTO scans (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id"),
-    interruptStaleScans: db.prepare<[]>("UPDATE scans SET status = 'interrupted' WHERE status = 'running'"),
-    finishScan: db.prepare<{
+    startIndexRun: db.prepare<[number | null, string], { id: number }>(
+      "INSERT INTO index_runs (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id",
+    ),
+    interruptStaleIndexRuns: db.prepare<[]>("UPDATE index_runs SET status = 'interrupted' WHERE status = 'running'"),
+    finishIndexRun: db.prepare<{
       id: number;
       finished_at: string;
       duration_ms: number;
@@ -171,7 +173,7 @@ export function prepareIndexStatements(db: Db) {
       bytes_read: number;
       findings_added: number;
       findings_removed: number;
-    }>(`UPDATE scans SET finished_at = @finished_at, duration_ms = @duration_ms, status = @status, files_seen = @files_seen,
+    }>(`UPDATE index_runs SET finished_at = @finished_at, duration_ms = @duration_ms, status = @status, files_seen = @files_seen,
           files_changed = @files_changed, files_removed = @files_removed, files_failed = @files_failed,
           bytes_read = @bytes_read, findings_added = @findings_added, findings_removed = @findings_removed
         WHERE id = @id`),

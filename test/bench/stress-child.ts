@@ -8,9 +8,10 @@
 import { statSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { analyseFile } from '../../server/detect/analyse-file';
+import { IndexRunner } from '../../server/index/index-runner';
 import { openDatabase } from '../../server/store/database';
+import { sqliteIndexStore } from '../../server/store/index-store';
 import { addRoot } from '../../server/store/roots';
-import { ScanRunner } from '../../server/store/scan-runner';
 
 const [mode, a, b] = process.argv.slice(2);
 const started = performance.now();
@@ -62,7 +63,7 @@ if (mode === 'idle') {
     return Object.assign(timed(tx), { immediate: timed(tx.immediate), deferred: timed(tx.deferred), exclusive: timed(tx.exclusive) });
   }) as typeof db.transaction;
   addRoot(db, a!);
-  // The server's way: a ScanRunner on the event loop, while a probe measures how late timers fire.
+  // The server's way: an IndexRunner on the event loop, while a probe measures how late timers fire.
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let worstGap = 0;
@@ -85,7 +86,7 @@ if (mode === 'idle') {
     }
     last = now;
   }, 10);
-  const runner = new ScanRunner(db, 'auto', 100);
+  const runner = new IndexRunner(sqliteIndexStore(db), 'auto', 100);
   runner.on('progress', (s: { phase: string | null; files_done: number }) => {
     phase = `${s.phase}@${s.files_done}`;
   });

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
 import { rebuildDenominatorsOffThread } from '../../server/store/denominators-off-thread';
-import { indexRoots, markChanged, rebuildDenominatorsIfNeeded } from '../../server/store/index-roots';
 import { prepareIndexStatements } from '../../server/store/index-statements';
+import { markChanged, rebuildDenominatorsIfNeeded } from '../../server/store/index-store';
 import { addRoot } from '../../server/store/roots';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-denoms-'));
@@ -24,7 +25,7 @@ describe('the denominator rebuild on a worker thread', () => {
     generateDemoCorpus({ out, seed: 3, sessions: 30 });
     const db = openDatabase(join(tmp, 'a.db'));
     addRoot(db, join(out, 'projects'));
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     const st = prepareIndexStatements(db);
     const full = cells(db);
     expect(full.cells.length).toBeGreaterThan(3);

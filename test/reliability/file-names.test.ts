@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatScanTable, runScan } from '../../server/cli/scan-command';
 import { verifyReport } from '../../server/cli/verify-command';
+import { indexDatabase } from '../../server/index-database';
 import { indexFilesOfRoot } from '../../server/live/index-files';
 import { buildEvidenceReport, redactionOf } from '../../server/query/build-evidence-report';
 import { findingRef } from '../../server/query/finding-ref';
@@ -12,7 +13,6 @@ import { getFindingDetail } from '../../server/query/get-finding-detail';
 import { componentBytes, displayComponent, fsPath } from '../../server/scan/file-name-bytes';
 import { type WalkResult, walkDirectory } from '../../server/scan/walk-inputs';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { prepareIndexStatements } from '../../server/store/index-statements';
 import { addRoot } from '../../server/store/roots';
 import { fixturesRoot } from '../support/detector-fixtures';
@@ -100,11 +100,11 @@ describe('files whose names are not plain UTF-8 are read', () => {
     const db = openDatabase(join(tmp, `names-${n}.db`));
     try {
       addRoot(db, dir);
-      const first = await indexRoots(db, { analyser: 'inline' });
+      const first = await indexDatabase(db, { analyser: 'inline' });
       expect(first).toMatchObject({ filesSeen: 3, filesChanged: 3, filesFailed: 0 });
       const files = db.prepare<[], { rel_path: string; status: string }>('SELECT rel_path, status FROM files ORDER BY rel_path').all();
       expect(files).toEqual(['d\\xff/o\\\\xff.jsonl', 'd\\xff/o\\xfe.jsonl', 'd\\xff/o\\xff.jsonl'].sort().map((rel_path) => ({ rel_path, status: 'ok' })));
-      const again = await indexRoots(db, { analyser: 'inline' });
+      const again = await indexDatabase(db, { analyser: 'inline' });
       expect(again).toMatchObject({ filesSeen: 3, filesUnchanged: 3, filesChanged: 0, filesRemoved: 0 });
       const findings = db
         .prepare<[], { root_id: number; file: string; code: string; first_line: number }>(
@@ -122,7 +122,7 @@ describe('files whose names are not plain UTF-8 are read', () => {
       expect(dump).not.toContain(CANARY);
       // A changed file is seen as changed through its byte name.
       copyFileSync(join(fixturesRoot, 'detectors', 'orphan_tool_use', 'positive-compaction-after-next-message.jsonl'), bytesPath(dir, inFolder, names[1]!));
-      expect(await indexRoots(db, { analyser: 'inline' })).toMatchObject({ filesChanged: 1, filesUnchanged: 2 });
+      expect(await indexDatabase(db, { analyser: 'inline' })).toMatchObject({ filesChanged: 1, filesUnchanged: 2 });
       // The live path (a watched change, by display name) reaches the same file, never a second row.
       writeFileSync(bytesPath(dir, inFolder, names[2]!), orphan);
       const root = prepareIndexStatements(db).rootById.get(1)!;
@@ -140,7 +140,7 @@ describe('files whose names are not plain UTF-8 are read', () => {
     for (const name of [named('v', [0xff], '.jsonl'), named('v', [0xfe], '.jsonl')]) writeFileSync(bytesPath(dir, name), orphan);
     const db = openDatabase(join(tmp, `verify-${n}.db`));
     addRoot(db, dir);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     const report = buildEvidenceReport(db, {}, redactionOf({ files: 'keep' }), '1');
     db.close();
     expect(report.findings.map((f) => f.file).sort()).toEqual(['v\\xfe.jsonl', 'v\\xff.jsonl']);

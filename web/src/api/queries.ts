@@ -7,12 +7,12 @@ import type {
   FindingDetail,
   FindingsResponse,
   HealthResponse,
+  IndexRunState,
   RatesResponse,
   RedactionQuery,
   RegressionsResponse,
   Root,
   RootsResponse,
-  ScanState,
   SessionResponse,
   SummaryResponse,
   TimelineResponse,
@@ -78,7 +78,7 @@ export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: ()
 
 export const useRoots = () => useQuery({ queryKey: ['roots'], queryFn: () => api.get<RootsResponse>('/api/roots') });
 
-export const useScanState = () => useQuery({ queryKey: ['scan'], queryFn: () => api.get<ScanState>('/api/scans/current') });
+export const useIndexRunState = () => useQuery({ queryKey: ['index-run'], queryFn: () => api.get<IndexRunState>('/api/index-runs/current') });
 
 /** After anything that changes the index, every figure on the page is refetched. */
 function useInvalidateAll() {
@@ -96,7 +96,7 @@ export function useRemoveRoot() {
   return useMutation({ mutationFn: (id: number) => api.delete(`/api/roots/${id}`), onSuccess: invalidate });
 }
 
-/** A folder's salvage setting (read the complete rows of damaged files); the next scan applies it. */
+/** A folder's salvage setting (read the complete rows of damaged files); the next index run applies it. */
 export function useSetRootSalvage() {
   const invalidate = useInvalidateAll();
   return useMutation({
@@ -105,11 +105,11 @@ export function useSetRootSalvage() {
   });
 }
 
-export function useStartScan() {
+export function useStartIndexRun() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (rootId?: number) => api.post<ScanState>('/api/scans', rootId === undefined ? {} : { root_id: rootId }),
-    onSuccess: (state) => client.setQueryData(['scan'], state),
+    mutationFn: (rootId?: number) => api.post<IndexRunState>('/api/index-runs', rootId === undefined ? {} : { root_id: rootId }),
+    onSuccess: (state) => client.setQueryData(['index-run'], state),
   });
 }
 

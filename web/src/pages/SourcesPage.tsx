@@ -1,26 +1,26 @@
 import { useState } from 'react';
-import { useAddRoot, useHealth, useRemoveRoot, useRoots, useScanState, useSetRootSalvage, useStartScan } from '../api/queries';
-import { ScanProgress } from '../components/ScanProgress';
+import { useAddRoot, useHealth, useIndexRunState, useRemoveRoot, useRoots, useSetRootSalvage, useStartIndexRun } from '../api/queries';
+import { IndexRunProgress } from '../components/IndexRunProgress';
 import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
 import { formatCount, formatTimestamp } from '../lib/format';
 
 export function SourcesPage() {
   const roots = useRoots();
-  const scan = useScanState();
+  const indexRun = useIndexRunState();
   const health = useHealth();
   const add = useAddRoot();
   const remove = useRemoveRoot();
-  const start = useStartScan();
+  const start = useStartIndexRun();
   const salvage = useSetRootSalvage();
   const [path, setPath] = useState('');
   const [label, setLabel] = useState('');
-  const running = scan.data?.state === 'running';
+  const running = indexRun.data?.state === 'running';
 
   return (
     <div className="page">
       <h1>Sources</h1>
       <p className="muted">
-        Nothing is scanned unless you add it here (or with <code>index</code> on the command line). Symbolic links are never followed. Only metadata is stored:
+        Nothing is indexed unless you add it here (or with <code>index</code> on the command line). Symbolic links are never followed. Only metadata is stored:
         codes, relative file names, line numbers, counts and digests — never what a conversation said. Claude Code keeps transcripts in{' '}
         <code>~/.claude/projects</code>.
       </p>
@@ -67,11 +67,11 @@ export function SourcesPage() {
         title="Folders"
         actions={
           <button type="button" disabled={running || !roots.data?.roots.length || start.isPending} onClick={() => start.mutate(undefined)}>
-            {running ? 'Scanning…' : 'Scan all'}
+            {running ? 'Indexing…' : 'Index all'}
           </button>
         }
       >
-        {scan.data && <ScanProgress state={scan.data} />}
+        {indexRun.data && <IndexRunProgress state={indexRun.data} />}
         {!roots.data ? (
           <Skeleton height={120} />
         ) : roots.data.roots.length === 0 ? (
@@ -88,7 +88,7 @@ export function SourcesPage() {
                   <th className="num">files</th>
                   <th className="num">failed</th>
                   <th className="num">being written</th>
-                  <th>last scan</th>
+                  <th>last indexed</th>
                   <th title="Damaged files: read their complete rows instead of failing them (two rows on one line after an unclean shutdown; a torn row's message is left out). Off: a damaged file counts nowhere.">
                     salvage
                   </th>
@@ -118,7 +118,7 @@ export function SourcesPage() {
                     </td>
                     <td className="actions">
                       <button type="button" disabled={running} onClick={() => start.mutate(r.id)}>
-                        Scan
+                        Index
                       </button>
                       <button
                         type="button"
