@@ -106,7 +106,7 @@ async function indexLocked(store: IndexStore, options: IndexOptions, lock: Index
 
   progress.phase = 'finishing';
   report();
-  const finished = store.finishRun(
+  const finished = await store.finishRun(
     indexRunId,
     roots.map((r) => r.id),
     {

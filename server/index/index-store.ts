@@ -23,15 +23,16 @@ export interface IndexStore {
   removeFiles(files: readonly KnownFile[]): void;
   /** Replaces everything the index holds for one file with this analysis; false when its root was removed (nothing written). */
   writeFile(job: FileJob, analysis: IndexAnalysis): boolean;
+  /** A storage failure (disk full, database locked…) by code and a message that holds no path; null for any other error. */
+  describeError(error: unknown): { code: string; message: string } | null;
   /**
    * The run's closing transaction: rebuilds the denominators when anything changed since they were
    * last built, marks the roots indexed, records the run's totals and duration (from `startedMs`,
    * the run's start on Date.now()'s clock), and returns every failed file of the roots (this
-   * run's or an earlier one's, unchanged since) in path order.
+   * run's or an earlier one's, unchanged since) in path order. Asynchronous: the rebuild sorts
+   * every message of the index, which the store may do off the caller's event loop first.
    */
-  /** A storage failure (disk full, database locked…) by code and a message that holds no path; null for any other error. */
-  describeError(error: unknown): { code: string; message: string } | null;
-  finishRun(runId: number, rootIds: readonly number[], totals: IndexRunTotals, startedMs: number): { failures: IndexFailure[]; durationMs: number };
+  finishRun(runId: number, rootIds: readonly number[], totals: IndexRunTotals, startedMs: number): Promise<{ failures: IndexFailure[]; durationMs: number }>;
 }
 
 /** A folder the user added, as the index sees it. */

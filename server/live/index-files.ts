@@ -1,10 +1,11 @@
 import { lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
 import { analyseForIndex, type IndexAnalysis } from '../index/analyse-for-index';
 import { fileFingerprint } from '../index/file-fingerprint';
 import type { FileJob } from '../index/index-store';
+import { childPath, fsPath } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
+import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { acquireIndexLock } from '../store/index-lock';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { dropFileRows, failedRow, markChanged, rebuildDenominatorsIfNeeded, writeFileRows } from '../store/index-store';
@@ -48,10 +49,13 @@ function statUnderRoot(rootPath: string, relPath: string): { kind: 'file'; stat:
   const parts = relPath.split('/');
   let path = rootPath;
   for (let i = 0; i < parts.length; i++) {
-    path = join(path, parts[i]!);
+    // Display names (scan/file-name-bytes.ts) stand for the name's bytes.
+    path = childPath(path, parts[i]!);
+    const real = fsPath(path);
+    if (real === null) return { kind: 'gone' };
     let stat: Stats;
     try {
-      stat = lstatSync(path);
+      stat = lstatSync(real);
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR'
         ? { kind: 'gone' }
@@ -105,7 +109,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       update.findingsRemoved += old.findings;
       continue;
     }
-    const path = join(root.path, ...relPath.split('/'));
+    const path = childPath(root.path, relPath);
     let fingerprint = '';
     if (state.kind === 'file') {
       try {
@@ -148,7 +152,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     }).immediate();
     update.filesChanged++;
   }
-  if (update.filesChanged + update.filesRemoved > 0) rebuildDenominators(db, st);
+  if (update.filesChanged + update.filesRemoved > 0) await rebuildDenominators(db, st);
   return update;
 }
 
@@ -161,7 +165,9 @@ const findingKey = (f: { code: string; first_line: number; last_line: number; ev
  * It must stay the same as indexRoots' finishing phase (a test compares a live-updated index
  * with a full index of the same files).
  */
-function rebuildDenominators(db: Db, st: IndexStatements): void {
+async function rebuildDenominators(db: Db, st: IndexStatements): Promise<void> {
+  // Off the event loop first (it sorts every message of the index), then checked here.
+  await rebuildDenominatorsOffThread(db);
   db.transaction(() => {
     rebuildDenominatorsIfNeeded(st);
   }).immediate();

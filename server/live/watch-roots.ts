@@ -3,6 +3,7 @@ import { relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
+import { childPath, displayComponent } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
@@ -92,7 +93,13 @@ export class RootWatcher extends EventEmitter {
         ignored: (path, stats) => stats?.isFile() === true && !scanned(path),
       });
       this.watchers.set(root.id, { root, watcher });
-      const toRel = (path: string) => relative(root.path, path).split(sep).join('/');
+      // The full walk's names: each component as its display name (scan/file-name-bytes.ts), so a name with a
+      // backslash or a control character is the same file here as in a full index, never a second row.
+      const toRel = (path: string) =>
+        relative(root.path, path)
+          .split(sep)
+          .map((part) => (part === '..' ? part : displayComponent(Buffer.from(part, 'utf8'))))
+          .join('/');
       watcher.on('add', (path) => this.queue(root.id, toRel(path)));
       watcher.on('change', (path) => this.queue(root.id, toRel(path)));
       watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
@@ -133,7 +140,7 @@ export class RootWatcher extends EventEmitter {
   private queueFolder(root: RootRow, relPath: string): void {
     if (relPath === '' || relPath.startsWith('..')) return;
     const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
-    walkDirectory(`${root.path}${sep}${relPath.split('/').join(sep)}`, relPath, walk);
+    walkDirectory(childPath(root.path, relPath), relPath, walk);
     for (const f of walk.files) this.queue(root.id, f.name);
   }
 

@@ -2,6 +2,7 @@ import { safeTimestamp } from '../../shared/metadata-patterns';
 import type { IndexAnalysis, MessageCell } from '../index/analyse-for-index';
 import type { FailedEntry, FileJob, IndexFailure, IndexStore, KnownFile } from '../index/index-store';
 import { type Db, describeDatabaseError } from './database';
+import { rebuildDenominatorsOffThread } from './denominators-off-thread';
 import { acquireIndexLock, tryAcquireIndexLock } from './index-lock';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from './index-statements';
 
@@ -216,7 +217,11 @@ export function sqliteIndexStore(db: Db): IndexStore {
     writeFailedEntry: (entry, old) => writeFailed(entry, old),
     removeFiles: (files) => removeFiles(files),
     writeFile: (job, analysis) => writeFile(job, analysis),
-    finishRun: (runId, rootIds, totals, startedMs) => {
+    finishRun: async (runId, rootIds, totals, startedMs) => {
+      // The rebuild sorts every message: on a second connection in a worker, not on this event loop
+      // (the caller holds the index lock, so nothing writes rows meanwhile). The transaction below
+      // then finds it done (or does it, if it could not run there).
+      await rebuildDenominatorsOffThread(db);
       const now = new Date().toISOString();
       return db
         .transaction(() => {
