@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyReply } from 'fastify';
 import { API_ERRORS, type ApiErrorCode, errorBody } from '../shared/api-errors';
+import { IndexRunner } from './index/index-runner';
 import { compareRoutes } from './routes/compare';
 import { diagnosticRoutes } from './routes/diagnostics';
 import { exportRoutes } from './routes/export';
@@ -14,11 +15,11 @@ import { findingRoutes } from './routes/findings';
 import { folderRoutes } from './routes/folders';
 import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
+import { indexRunRoutes } from './routes/index-runs';
 import { modelRoutes } from './routes/models';
 import { regressionRoutes } from './routes/regressions';
 import { allowedHost, requestGuard, SECURITY_HEADERS } from './routes/request-guard';
 import { responseCache } from './routes/response-cache';
-import { scanRoutes } from './routes/scans';
 import { sessionEndRoutes } from './routes/session-ends';
 import { sessionRoutes } from './routes/sessions';
 import { summaryRoutes } from './routes/summary';
@@ -27,8 +28,8 @@ import type { App, RouteContext } from './routes/types';
 import { versionRoutes } from './routes/versions';
 import { type Db, describeDatabaseError } from './store/database';
 import { IndexBusyError } from './store/index-lock';
+import { sqliteIndexStore } from './store/index-store';
 import { RootError, type RootProblem } from './store/roots';
-import { ScanRunner } from './store/scan-runner';
 
 export interface AppOptions {
   db: Db;
@@ -40,9 +41,9 @@ export interface AppOptions {
   webRoot?: string | null;
   demo?: boolean;
   toolVersion?: string;
-  scans?: ScanRunner;
+  indexRuns?: IndexRunner;
   analyser?: 'auto' | 'workers' | 'inline';
-  /** Least time between two scan progress events (default 100 ms). */
+  /** Least time between two index run progress events (default 100 ms). */
   progressIntervalMs?: number;
 }
 
@@ -136,7 +137,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('routeList', routes);
   const ctx: RouteContext = {
     db: options.db,
-    scans: options.scans ?? new ScanRunner(options.db, options.analyser, options.progressIntervalMs),
+    indexRuns: options.indexRuns ?? new IndexRunner(sqliteIndexStore(options.db), options.analyser, options.progressIntervalMs),
     demo: options.demo ?? false,
     toolVersion: options.toolVersion ?? '0.0.0',
   };
@@ -203,7 +204,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // One file per resource (routes/<resource>.ts); a route that may be cached says so with `config: { cache: true }`.
   healthRoutes(app, ctx);
   folderRoutes(app, ctx);
-  scanRoutes(app, ctx);
+  indexRunRoutes(app, ctx);
   summaryRoutes(app, ctx);
   timelineRoutes(app, ctx);
   versionRoutes(app, ctx);

@@ -3,14 +3,15 @@ import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { buildApp } from './app';
+import { IndexRunner } from './index/index-runner';
+import { indexDatabase } from './index-database';
 import { RootWatcher } from './live/watch-roots';
 import { projectRoot } from './project-root';
 import { ServeError } from './serve-error';
 import { openDatabase } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
-import { indexRoots } from './store/index-roots';
+import { sqliteIndexStore } from './store/index-store';
 import { addRoot, removeRootsExcept } from './store/roots';
-import { ScanRunner } from './store/scan-runner';
 import { toolVersion } from './tool-version';
 
 export { ServeError, toolVersion };
@@ -30,7 +31,7 @@ export interface ServeOptions {
   dirs?: string[];
   webRoot?: string | null;
   log?: (line: string) => void;
-  /** Least time between two scan progress events (default 100 ms). */
+  /** Least time between two index run progress events (default 100 ms). */
   progressIntervalMs?: number;
   /** Follow every root's folder and re-index changed files as they are written (default true; `--no-watch`). */
   watch?: boolean;
@@ -76,16 +77,16 @@ export async function startServer(options: ServeOptions) {
     // The demo database holds the bundled corpus only (another checkout may have left its own copy).
     removeRootsExcept(db, addRoot(db, DEMO_CORPUS, DEMO_LABEL).id);
     freshenDemoFilesBeingWritten();
-    const s = await indexRoots(db, {});
+    const s = await indexDatabase(db, {});
     log(`Demo corpus indexed (${s.filesSeen} files; generated data, not real sessions).`);
   }
   for (const dir of options.dirs ?? []) addRoot(db, dir);
-  const scans = new ScanRunner(db, 'auto', options.progressIntervalMs);
+  const indexRuns = new IndexRunner(sqliteIndexStore(db), 'auto', options.progressIntervalMs);
   // Watching starts before the first index, so nothing written meanwhile is missed; it indexes once that ends.
-  const watcher = options.watch !== false && !options.demo ? new RootWatcher(db, scans) : null;
+  const watcher = options.watch !== false && !options.demo ? new RootWatcher(db, indexRuns) : null;
   await watcher?.start();
   if (options.dirs?.length) {
-    const first = indexRoots(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
+    const first = indexDatabase(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
     watcher?.holdUntil(first);
     const s = await first;
     log(`Indexed ${s.filesSeen} files (${s.filesFailed} failed, ${s.filesInProgress} being written).`);
@@ -101,15 +102,15 @@ export async function startServer(options: ServeOptions) {
     demo: options.demo ?? false,
     toolVersion: toolVersion(),
     progressIntervalMs: options.progressIntervalMs,
-    scans,
+    indexRuns,
   });
   if (watcher) {
     // A folder added or removed on the page is watched, or no longer, at once.
     app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.url.startsWith('/api/roots') && reply.statusCode < 300) await watcher.syncRoots();
+      if (request.method !== 'GET' && request.url.startsWith('/api/folders') && reply.statusCode < 300) await watcher.syncRoots();
     });
     watcher.on('watch-error', (label: string, code: string) =>
-      log(`Watching folder "${label}" failed (${code}): press Scan on the page to index its changes.`),
+      log(`Watching folder "${label}" failed (${code}): press Index on the page to index its changes.`),
     );
     log('Watching your folders for changes (--no-watch to turn off).');
   }

@@ -1,14 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { newestMtime } from './build-tools.mjs';
 import { projectRoot } from './project-root';
 
 export const WEB_DIST = join(projectRoot, 'web/dist');
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
-}
 
 /** True when web/dist is missing or older than any source it is built from. */
 export function webBuildIsStale(): boolean {

@@ -117,12 +117,15 @@ export type AddFolderBody = Static<typeof AddFolderBody>;
 
 export const FolderIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
-export const StartScanBody = Type.Object({ root_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
-export type StartScanBody = Static<typeof StartScanBody>;
+/** POST /api/index-runs: one folder (root_id), or every folder when absent. */
+export const StartIndexRunBody = Type.Object({ root_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+export type StartIndexRunBody = Static<typeof StartIndexRunBody>;
 
-export const ScanState = Type.Object({
+/** The server's index run as the API observes it (GET /api/index-runs/current, and every `progress` event). */
+export const IndexRunState = Type.Object({
   state: Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
-  scan_id: Nullable(Type.Integer()),
+  /** The finished run's record (table index_runs); null until a run finished. */
+  index_run_id: Nullable(Type.Integer()),
   root_id: Nullable(Type.Integer()),
   phase: Nullable(Type.String()),
   files_done: Type.Integer(),
@@ -137,7 +140,7 @@ export const ScanState = Type.Object({
   findings_added: Type.Integer(),
   findings_removed: Type.Integer(),
 });
-export type ScanState = Static<typeof ScanState>;
+export type IndexRunState = Static<typeof IndexRunState>;
 
 /** One record (not a list): its `codes` are the figures per code, as in a rate row. */
 export const SummaryResponse = Type.Object({

@@ -1,6 +1,6 @@
 /**
  * What the page is told after the folder watcher re-indexed changed files (the `live`
- * server-sent event of GET /api/scans/events): counts, codes and finding ids only.
+ * server-sent event of GET /api/index-runs/events): counts, codes and finding ids only.
  */
 export interface LiveUpdate {
   files_changed: number;

@@ -33,5 +33,6 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
   line_too_long: 'The line is longer than the fixed limit (256 MiB).',
   unfinished_last_line:
     'The last line has no newline and no valid value, and the file has not been modified for 10 minutes (the quiet period scan and index share): it will not be completed.',
-  unsupported_file_name: 'The file name is not valid UTF-8: it is listed with its bytes escaped (\\xNN), never read.',
+  unsupported_file_name:
+    'Earlier builds only: a file name that was not valid UTF-8 was listed, not read. Such files are now read under an escaped name; index again to replace this row.',
 };

@@ -2,8 +2,8 @@ import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
 import type { SessionEnd } from '../../shared/session-ends';
-import { runDetectors } from '../detect/analyse-file';
 import type { DetectedFinding } from '../detect/detector';
+import { startDetectors } from '../detect/run-detectors';
 import { classifySessionEnd } from '../detect/session-end';
 import { projectRoot } from '../project-root';
 import { scanFile } from '../scan/scan-file';
@@ -64,7 +64,8 @@ export interface Diagnosis {
  * a hook has nobody to report a damaged file to, and `scan` does that better).
  */
 export function diagnoseTranscript(path: string): Diagnosis | null {
-  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: true });
+  const detectors = startDetectors('transcript');
+  const scan = scanFile(path, { unfinishedLastLineMeansInProgress: true, observers: detectors.observers });
   if (scan.status !== 'ok') return null;
   const transcript = scan.transcript;
   const verdict = classifySessionEnd(transcript);
@@ -75,7 +76,7 @@ export function diagnoseTranscript(path: string): Diagnosis | null {
   // the other codes of the turn.
   const lastPrompt = transcript.prompts.length ? transcript.prompts[transcript.prompts.length - 1]! : 0;
   const thread = (f: DetectedFinding) => f.message.sidechain === transcript.sidechain;
-  const found = runDetectors(transcript).filter((f) => thread(f) && f.sourceLines[f.sourceLines.length - 1]! > lastPrompt);
+  const found = detectors.detect(transcript).filter((f) => thread(f) && f.sourceLines[f.sourceLines.length - 1]! > lastPrompt);
   const endStart = verdict.message ? verdict.message.lines[0]! : 0;
   const atEnd = found.filter((f) => f.message.lines[0]! >= endStart);
   const endSaid = ENDING_SAID[verdict.end];

@@ -1,13 +1,14 @@
 import { printable } from '../../shared/printable';
+import type { IndexSummary } from '../index/index-roots';
+import { indexDatabase } from '../index-database';
 import type { Db } from '../store/database';
-import { type IndexSummary, indexRoots } from '../store/index-roots';
 import { addRoot } from '../store/roots';
 import { stderrProgress } from './progress-bar';
 
 /** Adds each folder as a root (validated: an existing folder, not a link) and indexes them. */
 export async function runIndex(db: Db, dirs: readonly string[], options: { salvage?: boolean } = {}): Promise<IndexSummary> {
   const roots = dirs.map((dir) => addRoot(db, dir));
-  return indexRoots(db, {
+  return indexDatabase(db, {
     rootIds: roots.map((r) => r.id),
     onProgress: stderrProgress(),
     salvage: options.salvage === true,

@@ -3,7 +3,7 @@
 // Loading the sources through the tsx loader cost ~0.3 s at every start, a fifth of a full
 // index of 300 MB and most of a re-index that has nothing to do. esbuild bundles the CLI in
 // ~50 ms, one chunk per command (so `scan` never loads the server's packages), with the
-// index's worker thread, into
+// index's worker thread (which the pool finds beside its own chunk, through import.meta.url), into
 // node_modules/.cache, and rebuilds it when any source under server/ or shared/, or
 // package.json, is newer than the bundle. Packages stay in node_modules (not bundled).
 //
@@ -11,17 +11,12 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, newestMtime, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // TCF_CLI_BUNDLE_DIR (for tests) must be inside the checkout too: the bundle imports packages from node_modules.
 const cacheDir = process.env.TCF_CLI_BUNDLE_DIR ?? join(root, 'node_modules', '.cache', 'tool-call-forensics');
 const SOURCES = ['server', 'shared', 'package.json'];
-
-function newestMtime(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
-}
 
 // One folder per state of the sources: a process still running an older bundle keeps its
 // chunks, and two processes starting at once never read a half-written bundle.
@@ -34,16 +29,13 @@ if (!existsSync(entry)) {
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${bundleDir}.${process.pid}.partial`;
   await build({
-    entryPoints: { main: join(root, 'server/cli/main.ts'), 'analyse-worker': join(root, 'server/detect/analyse-worker.ts') },
+    ...SERVER_BUNDLE_OPTIONS,
+    // The worker is named ANALYSE_WORKER_BUNDLE: the pool looks for it beside its own chunk.
+    entryPoints: { main: join(root, 'server/cli/main.ts'), [ANALYSE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, ANALYSE_WORKER_SOURCE) },
     outdir: partial,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
     splitting: true,
     packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'silent',
   });
   try {
     renameSync(partial, bundleDir);
@@ -58,5 +50,4 @@ if (!existsSync(entry)) {
   }
 }
 
-globalThis[Symbol.for('tool-call-forensics.analyse-worker')] = join(bundleDir, 'analyse-worker.mjs');
 await import(pathToFileURL(entry).href);

@@ -1,4 +1,4 @@
-import type { IndexProgress } from '../store/index-roots';
+import type { IndexProgress } from '../index/index-roots';
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '--:--';

@@ -1,7 +1,7 @@
 import { NOT_LOST_KINDS } from '../scan/harness-markers';
 import type { ToolResultFact } from '../scan/transcript-model';
 import { callsOf, resultsOf } from './call-outcomes';
-import type { DetectedFinding, Detector } from './detector';
+import type { Detector, Finding } from './detector';
 
 /**
  * A call whose input arrived as exactly {} and whose result, anywhere in the same file (paired
@@ -11,12 +11,13 @@ import type { DetectedFinding, Detector } from './detector';
  * unknown tool name (no_such_tool), a sibling's cancellation, or a denial (permission,
  * the user, a hook). The result's error kind is reported as `error_kind`.
  */
-export const emptyToolInputWithErrorResult: Detector = {
+export const emptyToolInputWithErrorResult: Detector<'transcript'> = {
   code: 'empty_tool_input_with_error_result',
+  source: 'transcript',
   detect(file) {
     const results = resultsOf(file);
     const isError = (r: ToolResultFact) => r.isError;
-    const findings: DetectedFinding[] = [];
+    const findings: Finding<'transcript'>[] = [];
     for (const { message, call } of callsOf(file)) {
       if (!call.emptyInput || call.id.length === 0 || message.damaged) continue;
       const result = results.of(call, isError);

@@ -1,4 +1,4 @@
-import type { DetectedFinding, Detector } from './detector';
+import type { Detector, Finding } from './detector';
 import { messageBefore, shapeOf } from './linked-message';
 
 /**
@@ -6,10 +6,11 @@ import { messageBefore, shapeOf } from './linked-message';
  * the message it follows and labelled with that message's shape, so the one marker never
  * stands for two failures.
  */
-export const malformedRetryInjected: Detector = {
+export const malformedRetryInjected: Detector<'transcript'> = {
   code: 'malformed_retry_injected',
+  source: 'transcript',
   detect(file) {
-    const findings: DetectedFinding[] = [];
+    const findings: Finding<'transcript'>[] = [];
     for (const nudge of file.nudges) {
       const message = messageBefore(file, nudge.line, nudge.sidechain) ?? file.messages.find((m) => !m.synthetic);
       if (!message) continue; // a nudge in a file with no model message cannot be dated or linked

@@ -7,8 +7,9 @@ import type { Detector } from './detector';
  * message whose rows all say stop_reason null is unknown, never evidence. Harness-written
  * (synthetic API error) messages are not model turns and are left out.
  */
-export const missingToolUseBlock: Detector = {
+export const missingToolUseBlock: Detector<'transcript'> = {
   code: 'missing_tool_use_block',
+  source: 'transcript',
   detect(file) {
     return file.messages
       .filter((m) => m.stopReason === 'tool_use' && m.toolUses.length === 0 && !m.synthetic && !m.blockTypes.includes('server_tool_use'))

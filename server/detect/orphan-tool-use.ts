@@ -1,5 +1,5 @@
 import { callsOf, MessageTimeline, resultsOf } from './call-outcomes';
-import type { DetectedFinding, Detector } from './detector';
+import type { Detector, Finding } from './detector';
 
 /**
  * A call that never got a result anywhere in its file (paired by id, in either order). Left
@@ -10,12 +10,13 @@ import type { DetectedFinding, Detector } from './detector';
  * ran); files still being written are never analysed. The excluded kinds are counted as
  * diagnostics (call-diagnostics.ts), not findings.
  */
-export const orphanToolUse: Detector = {
+export const orphanToolUse: Detector<'transcript'> = {
   code: 'orphan_tool_use',
+  source: 'transcript',
   detect(file) {
     const answered = resultsOf(file);
     let timeline: MessageTimeline | null = null;
-    const findings: DetectedFinding[] = [];
+    const findings: Finding<'transcript'>[] = [];
     for (const { message, call } of callsOf(file)) {
       if (call.id === '' || answered.has(call.id)) continue;
       timeline ??= new MessageTimeline(file);

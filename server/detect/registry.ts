@@ -1,5 +1,10 @@
 import { apiToolPairingError } from './api-tool-pairing-error';
-import type { Detector } from './detector';
+import { inputMismatch } from './capture/input-mismatch';
+import { malformedToolUseExhausted } from './capture/malformed-tool-use-exhausted';
+import { toolUseStopWithoutBlock } from './capture/tool-use-stop-without-block';
+import { unparseableToolInputCapture } from './capture/unparseable-tool-input';
+import { zeroDeltaToolUse } from './capture/zero-delta-tool-use';
+import type { AnyDetector } from './detector';
 import { emptyToolInputWithErrorResult } from './empty-tool-input-with-error-result';
 import { malformedRetryExhausted } from './malformed-retry-exhausted';
 import { malformedRetryInjected } from './malformed-retry-injected';
@@ -11,8 +16,12 @@ import { toolResultInternalError } from './tool-result-internal-error';
 import { truncatedToolUse } from './truncated-tool-use';
 import { unparseableToolInputTranscript } from './unparseable-tool-input';
 
-/** Every detector the scanner runs, in report order (the order of FINDING_CODES). */
-export const DETECTORS: readonly Detector[] = [
+/**
+ * Every detector, transcripts and stream captures alike, in the order of FINDING_CODES (a code
+ * found in both kinds of file has one detector per kind). The pipeline runs those of a file's
+ * kind; the order of findings does not depend on this list's.
+ */
+export const DETECTORS: readonly AnyDetector[] = [
   missingToolUseBlock,
   emptyToolInputWithErrorResult,
   textLeakedToolCall,
@@ -23,5 +32,10 @@ export const DETECTORS: readonly Detector[] = [
   toolResultInternalError,
   apiToolPairingError,
   repeatedEmptyToolCall,
+  zeroDeltaToolUse,
+  toolUseStopWithoutBlock,
   unparseableToolInputTranscript,
+  unparseableToolInputCapture,
+  inputMismatch,
+  malformedToolUseExhausted,
 ];

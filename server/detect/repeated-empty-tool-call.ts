@@ -1,7 +1,7 @@
 import { NOT_LOST_KINDS } from '../scan/harness-markers';
 import type { AssistantMessage, ToolResultFact, ToolUseFact } from '../scan/transcript-model';
 import { resultsOf } from './call-outcomes';
-import type { DetectedFinding, Detector } from './detector';
+import type { Detector, Finding } from './detector';
 
 interface Call {
   call: ToolUseFact;
@@ -16,8 +16,9 @@ interface Call {
  * and refusals that are not about arguments (as for empty_tool_input_with_error_result) do not
  * count.
  */
-export const repeatedEmptyToolCall: Detector = {
+export const repeatedEmptyToolCall: Detector<'transcript'> = {
   code: 'repeated_empty_tool_call',
+  source: 'transcript',
   detect(file) {
     const results = resultsOf(file);
     const lostArguments = (r: ToolResultFact) => r.isError && r.errorKind !== null && !NOT_LOST_KINDS.has(r.errorKind);
@@ -25,7 +26,7 @@ export const repeatedEmptyToolCall: Detector = {
       .filter((m) => !m.synthetic && !m.damaged)
       .flatMap((m) => m.toolUses.map((call) => ({ call, message: m, errorLine: results.of(call, lostArguments)?.line ?? null })))
       .sort((a, b) => a.call.line - b.call.line);
-    const findings: DetectedFinding[] = [];
+    const findings: Finding<'transcript'>[] = [];
     let run: Call[] = [];
     const flush = () => {
       if (run.length >= 3) {

@@ -7,8 +7,9 @@ import { nextMessageStart } from './linked-message';
  * assistant text block, outside code fences, with no tool_use in the message), so markup a
  * user or a tool result quotes is never counted.
  */
-export const textLeakedToolCall: Detector = {
+export const textLeakedToolCall: Detector<'transcript'> = {
   code: 'text_leaked_tool_call',
+  source: 'transcript',
   detect(file) {
     return file.messages
       .filter((m) => m.leak !== null && m.toolUses.length === 0 && !m.synthetic)

@@ -1,6 +1,6 @@
 import { toolClass } from '../scan/build-transcript';
 import { callsOf, resultsOf } from './call-outcomes';
-import type { DetectedFinding, Detector } from './detector';
+import type { Detector, Finding } from './detector';
 
 /**
  * Transcript: a tool_use whose input holds the key `__unparsedToolInput`, whatever else it holds
@@ -10,11 +10,12 @@ import type { DetectedFinding, Detector } from './detector';
  * tool name, else `mcp` or `other`), and `error_kind` of the result paired by id (`no_result`
  * when there is none, `none` when it succeeded). `raw` is payload: never read.
  */
-export const unparseableToolInputTranscript: Detector = {
+export const unparseableToolInputTranscript: Detector<'transcript'> = {
   code: 'unparseable_tool_input',
+  source: 'transcript',
   detect(file) {
     const results = resultsOf(file);
-    const findings: DetectedFinding[] = [];
+    const findings: Finding<'transcript'>[] = [];
     for (const { message, call } of callsOf(file)) {
       if (call.unparsed === null || message.damaged) continue;
       const result = results.of(call);

@@ -1,13 +1,15 @@
 import { lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
-import { analyseFile, type FileAnalysis } from '../detect/analyse-file';
+import { analyseForIndex, type IndexAnalysis } from '../index/analyse-for-index';
+import { fileFingerprint } from '../index/file-fingerprint';
+import type { FileJob } from '../index/index-store';
+import { childPath, fsPath } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
-import { fileFingerprint } from '../store/file-fingerprint';
+import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { findingId } from '../store/finding-id';
 import { acquireIndexLock } from '../store/index-lock';
-import { dropFileRows, failedRow, type IndexSummary, type Job, markChanged, rebuildDenominatorsIfNeeded, writeFile } from '../store/index-roots';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
+import { dropFileRows, failedRow, markChanged, rebuildDenominatorsIfNeeded, writeFileRows } from '../store/index-store';
 import { prepareLiveStatements } from './live-statements';
 
 /** A finding that was not in the index before this update (same file, code, lines and digest). */
@@ -49,10 +51,13 @@ function statUnderRoot(rootPath: string, relPath: string): { kind: 'file'; stat:
   const parts = relPath.split('/');
   let path = rootPath;
   for (let i = 0; i < parts.length; i++) {
-    path = join(path, parts[i]!);
+    // Display names (scan/file-name-bytes.ts) stand for the name's bytes.
+    path = childPath(path, parts[i]!);
+    const real = fsPath(path);
+    if (real === null) return { kind: 'gone' };
     let stat: Stats;
     try {
-      stat = lstatSync(path);
+      stat = lstatSync(real);
     } catch (error) {
       return (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR'
         ? { kind: 'gone' }
@@ -87,27 +92,6 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
   const st = prepareIndexStatements(db);
   const live = prepareLiveStatements(db);
   const known = new Map(st.filesOfRoot.all(root.id).map((f) => [f.rel_path, f]));
-  // The full index's counters, for its write path; only the totals below are reported.
-  const summary: IndexSummary = {
-    scanId: 0,
-    roots: 1,
-    filesSeen: 0,
-    filesUnchanged: 0,
-    filesChanged: 0,
-    filesRemoved: 0,
-    filesFailed: 0,
-    filesInProgress: 0,
-    bytesRead: 0,
-    findingsAdded: 0,
-    findingsRemoved: 0,
-    symlinksSkipped: 0,
-    durationMs: 0,
-    formats: {},
-    filesSalvaged: 0,
-    terminalReasons: {},
-    failures: [],
-    rootsRemoved: 0,
-  };
   const update: FilesUpdate = { filesChanged: 0, filesRemoved: 0, findingsAdded: 0, findingsRemoved: 0, newFindings: [], stillWriting: [] };
   const now = () => new Date().toISOString();
 
@@ -127,7 +111,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       update.findingsRemoved += old.findings;
       continue;
     }
-    const path = join(root.path, ...relPath.split('/'));
+    const path = childPath(root.path, relPath);
     let fingerprint = '';
     if (state.kind === 'file') {
       try {
@@ -150,27 +134,28 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     if (old && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) continue;
     // Let the server answer requests between files.
     await new Promise((resolve) => setImmediate(resolve));
-    const analysis: FileAnalysis = analyseFile(path, { forIndex: true, salvage: root.salvage === 1 });
+    const analysis: IndexAnalysis = analyseForIndex(path, { salvage: root.salvage === 1 });
     if (analysis.status === 'in_progress' && options.keepWhileWriting && old?.status === 'ok') {
       update.stillWriting.push(relPath);
       continue;
     }
-    const job: Job = { root, relPath, path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 };
+    const job: FileJob = { rootId: root.id, relPath, path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 };
     db.transaction(() => {
       const before = old ? new Set(live.findingKeysOfFile.all(old.id).map(findingKey)) : new Set<string>();
-      const added = summary.findingsAdded;
-      writeFile(st, job, analysis, summary);
+      // The full index's own write path; nothing is counted when the root was removed meanwhile.
+      if (!writeFileRows(st, job, analysis)) return;
+      const added = analysis.status === 'ok' ? analysis.findings.length : 0;
+      update.findingsAdded += added;
+      update.findingsRemoved += job.previousFindings;
       const fileId = live.fileIdByPath.get(root.id, relPath)?.id;
-      if (fileId !== undefined && summary.findingsAdded > added) {
+      if (fileId !== undefined && added > 0) {
         for (const f of live.findingKeysOfFile.all(fileId))
           if (!before.has(findingKey(f))) update.newFindings.push({ id: findingId(root.id, relPath, f.code, f.first_line), code: f.code });
       }
     }).immediate();
     update.filesChanged++;
   }
-  update.findingsAdded = summary.findingsAdded;
-  update.findingsRemoved += summary.findingsRemoved;
-  if (update.filesChanged + update.filesRemoved > 0) rebuildDenominators(db, st);
+  if (update.filesChanged + update.filesRemoved > 0) await rebuildDenominators(db, st);
   return update;
 }
 
@@ -183,7 +168,9 @@ const findingKey = (f: { code: string; first_line: number; last_line: number; ev
  * It must stay the same as indexRoots' finishing phase (a test compares a live-updated index
  * with a full index of the same files).
  */
-function rebuildDenominators(db: Db, st: IndexStatements): void {
+async function rebuildDenominators(db: Db, st: IndexStatements): Promise<void> {
+  // Off the event loop first (it sorts every message of the index), then checked here.
+  await rebuildDenominatorsOffThread(db);
   db.transaction(() => {
     rebuildDenominatorsIfNeeded(st);
   }).immediate();

@@ -2,10 +2,11 @@ import { EventEmitter } from 'node:events';
 import { relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { LiveUpdate } from '../../shared/live-update';
+import type { IndexRunner } from '../index/index-runner';
+import { childPath, displayComponent } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
-import type { ScanRunner } from '../store/scan-runner';
 import { type FilesUpdate, indexFilesOfRoot } from './index-files';
 
 export type { LiveUpdate };
@@ -26,8 +27,8 @@ const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith
  * Watches every root (chokidar: inotify/FSEvents, no polling, symbolic links never followed)
  * and re-indexes only the files that changed, a short quiet time after the last change. Waits
  * while a full index runs (it would read the same files) and stops between files when one
- * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the scan
- * runner as a 'live' event, which /api/scans/events forwards to the page.
+ * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the index
+ * runner as a 'live' event, which /api/index-runs/events forwards to the page.
  */
 export class RootWatcher extends EventEmitter {
   private readonly watchers = new Map<number, { root: RootRow; watcher: FSWatcher }>();
@@ -45,7 +46,7 @@ export class RootWatcher extends EventEmitter {
 
   constructor(
     private readonly db: Db,
-    private readonly scans: ScanRunner,
+    private readonly indexRuns: IndexRunner,
     options: WatchOptions = {},
   ) {
     super();
@@ -54,7 +55,7 @@ export class RootWatcher extends EventEmitter {
     this.retryMs = options.retryMs ?? 250;
     this.retries = options.retries ?? 8;
     // A full index that ends may have added or removed roots; changes queued meanwhile go now.
-    this.scans.on('progress', (state: { state: string }) => {
+    this.indexRuns.on('progress', (state: { state: string }) => {
       if (state.state !== 'running') void this.syncRoots().then(() => this.schedule());
     });
   }
@@ -92,7 +93,13 @@ export class RootWatcher extends EventEmitter {
         ignored: (path, stats) => stats?.isFile() === true && !scanned(path),
       });
       this.watchers.set(root.id, { root, watcher });
-      const toRel = (path: string) => relative(root.path, path).split(sep).join('/');
+      // The full walk's names: each component as its display name (scan/file-name-bytes.ts), so a name with a
+      // backslash or a control character is the same file here as in a full index, never a second row.
+      const toRel = (path: string) =>
+        relative(root.path, path)
+          .split(sep)
+          .map((part) => (part === '..' ? part : displayComponent(Buffer.from(part, 'utf8'))))
+          .join('/');
       watcher.on('add', (path) => this.queue(root.id, toRel(path)));
       watcher.on('change', (path) => this.queue(root.id, toRel(path)));
       watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
@@ -133,7 +140,7 @@ export class RootWatcher extends EventEmitter {
   private queueFolder(root: RootRow, relPath: string): void {
     if (relPath === '' || relPath.startsWith('..')) return;
     const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
-    walkDirectory(`${root.path}${sep}${relPath.split('/').join(sep)}`, relPath, walk);
+    walkDirectory(childPath(root.path, relPath), relPath, walk);
     for (const f of walk.files) this.queue(root.id, f.name);
   }
 
@@ -160,7 +167,7 @@ export class RootWatcher extends EventEmitter {
     if (this.flushing) return;
     this.flushing = (async () => {
       await this.hold;
-      while (this.pending.size > 0 && !this.closed && !this.scans.running) {
+      while (this.pending.size > 0 && !this.closed && !this.indexRuns.running) {
         const [rootId, paths] = this.pending.entries().next().value as [number, Set<string>];
         this.pending.delete(rootId);
         const entry = this.watchers.get(rootId);
@@ -168,12 +175,12 @@ export class RootWatcher extends EventEmitter {
         const giveUp = [...paths].filter((p) => (this.writing.get(`${rootId}:${p}`) ?? 0) >= this.retries);
         let update: FilesUpdate;
         try {
-          update = await indexFilesOfRoot(this.db, entry.root, paths, { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.scans.running });
+          update = await indexFilesOfRoot(this.db, entry.root, paths, { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.indexRuns.running });
         } catch {
           // The database is closing or broken: nothing to publish; a full index will report what it can.
           continue;
         }
-        if (this.scans.running) {
+        if (this.indexRuns.running) {
           // A full index started: it reads these files itself; queue them again for after it, in case it read them too early.
           for (const p of paths) this.queue(rootId, p);
         }
@@ -188,7 +195,7 @@ export class RootWatcher extends EventEmitter {
           at: new Date().toISOString(),
         };
         this.emit('update', live);
-        this.scans.emit('live', live);
+        this.indexRuns.emit('live', live);
       }
     })();
     try {
@@ -197,7 +204,7 @@ export class RootWatcher extends EventEmitter {
       this.flushing = null;
     }
     // Changes that came in while indexing.
-    if (this.pending.size > 0 && !this.timer && !this.scans.running) this.schedule();
+    if (this.pending.size > 0 && !this.timer && !this.indexRuns.running) this.schedule();
   }
 
   /** Files still being written are looked at again shortly, a bounded number of times, then recorded as in progress. */

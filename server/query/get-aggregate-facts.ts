@@ -1,6 +1,7 @@
 import { type Denominators, FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import type { Db } from '../store/database';
 import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from './get-rates';
+import { SESSION_CAP } from './get-regressions';
 
 /**
  * The additive facts of this machine's local index, for `export-aggregates` and `push`: the one
@@ -20,6 +21,13 @@ function prepare(db: Db) {
       FROM findings fi JOIN cells c ON c.id = fi.cell_id
       WHERE fi.counted = 1
       GROUP BY c.id, fi.code`),
+    // What the verdict cards need, per cell and code: the sessions (files) holding counted
+    // findings, and the findings capped at SESSION_CAP per session, as the cards cap them.
+    sessionFacts: db.prepare<[number], { day: string; version: string; model: string; sidechain: number; code: string; sessions: number; capped: number }>(`
+      SELECT c.day, c.version, c.model, c.sidechain, s.code, count(*) AS sessions, sum(min(s.n, ?)) AS capped
+      FROM (SELECT fi.cell_id, fi.code, fi.file_id, count(*) AS n FROM findings fi WHERE fi.counted = 1 GROUP BY fi.cell_id, fi.code, fi.file_id) s
+      JOIN cells c ON c.id = s.cell_id
+      GROUP BY s.cell_id, s.code`),
     // Files by status: ok, failed (damaged: reported with a code and a line) and in_progress
     // (excluded: still being written, so neither clean nor a source of findings).
     fileFacts: db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM files GROUP BY status'),
@@ -37,6 +45,8 @@ export interface AggregateCellFact extends Denominators {
   sidechain: 0 | 1;
   /** Counted findings per registered code (codes without any are absent). */
   findings: Partial<Record<FindingCode, number>>;
+  /** Per code with findings: the sessions (files) holding them in this cell, and the findings capped per session (SESSION_CAP). */
+  sessions: Partial<Record<FindingCode, { sessions: number; capped: number }>>;
 }
 
 export interface AggregateFacts {
@@ -67,6 +77,7 @@ export function getAggregateFacts(db: Db): AggregateFacts {
         capture_messages: 0,
         synthetic_messages: 0,
         findings: {},
+        sessions: {},
       };
       cells.set(keyOf(r), cell);
     }
@@ -85,6 +96,8 @@ export function getAggregateFacts(db: Db): AggregateFacts {
   const known = new Set<string>(FINDING_CODES);
   // A code no detector registers any more has no rate on any page; it is not exported either.
   for (const r of st.findingFacts.all()) if (known.has(r.code)) cellOf(r).findings[r.code as FindingCode] = r.findings;
+  for (const r of st.sessionFacts.all(SESSION_CAP))
+    if (known.has(r.code)) cellOf(r).sessions[r.code as FindingCode] = { sessions: r.sessions, capped: r.capped };
   const files = new Map(st.fileFacts.all().map((r) => [r.status, r.n]));
   return {
     cells: [...cells.values()],

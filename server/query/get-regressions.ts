@@ -205,35 +205,42 @@ export const CARD_TEST =
   `Bonferroni correction over the versions tested; the first version below the corrected threshold is named. By day: every split with ${MIN_OPPORTUNITIES} ` +
   `opportunities on each side, the smallest p-value, Bonferroni over the splits. "Strong evidence": below the threshold with at least ${STRONG_MIN_SESSIONS} ` +
   `sessions and ${STRONG_MIN_FINDINGS} findings after; "suggestive": below the threshold with fewer. ` +
-  'Findings imported from other machines (import-aggregates) carry no sessions: they count in full, and each machine counts as one session.';
+  'Findings imported from other machines (import-aggregates) arrive capped per session and cell on their machine, with the number of sessions holding them per cell ' +
+  '(a session whose findings of one code fall in two cells, e.g. across midnight, counts in each); machines imported from files before aggregate schema 2 count in full, as one session each.';
 
 interface CardCell {
   key: string;
   k: number;
   events: number;
+  /** Local sessions (file ids) and legacy team machines (negated ids): counted once per side however many keys they span. */
   files: Set<number>;
+  /** Team sessions: counted per machine and cell on their machine, so they add up (their files never left it). */
+  teamSessions?: number;
   n: number;
 }
 
 const CARD_KEY_SQL = { version: 'c.version', day: 'c.day' } as const;
 
 /**
- * Findings per key, code and session (file), with imported team rows (migration 009) beside them.
- * A team row is one machine's count for a cell and code: its sessions were never exported, so it
- * cannot be capped per session. It is counted in full, as the rates count it, and its machine
- * counts as one session (a lower bound: a machine with findings has at least one session). Team
- * rows have no folder, so a folder filter leaves them out (as in team-database.ts). `file` is the
+ * Findings per key, code and session (file), with imported team rows (migrations 009, 014) beside
+ * them. A team row is one machine's count for a cell and code, exported (aggregate schema 2) with
+ * the sessions holding it in that cell and its findings capped per session in that cell; its
+ * sessions never left the machine, so they are a count (`sessions`), not ids. Rows imported from
+ * schema-1 files (sessions NULL) count in full, and their machine as one session, as before.
+ * Team rows have no folder, so a folder filter leaves them out (as in team-database.ts). `file` is the
  * file id for local rows and the negated machine id for team rows, so the two never collide.
  */
 function prepareSessionCounts(db: Db, dimension: 'version' | 'day') {
-  return db.prepare<FilterParams, { key: string; code: string; file: number; n: number; team: 0 | 1 }>(`
-    SELECT ${CARD_KEY_SQL[dimension]} AS key, fi.code AS code, fi.file_id AS file, count(*) AS n, 0 AS team
+  return db.prepare<FilterParams, { key: string; code: string; file: number; n: number; capped: number; sessions: number | null; team: 0 | 1 }>(`
+    SELECT ${CARD_KEY_SQL[dimension]} AS key, fi.code AS code, fi.file_id AS file, count(*) AS n, min(count(*), ${SESSION_CAP}) AS capped,
+           1 AS sessions, 0 AS team
     FROM findings fi JOIN cells c ON c.id = fi.cell_id JOIN files f ON f.id = fi.file_id
     WHERE fi.counted = 1 AND ${cellFilterSql('f.root_id')}
       AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
     GROUP BY 1, 2, 3
     UNION ALL
-    SELECT ${CARD_KEY_SQL[dimension]} AS key, tf.code AS code, -tf.machine_id AS file, sum(tf.findings) AS n, 1 AS team
+    SELECT ${CARD_KEY_SQL[dimension]} AS key, tf.code AS code, -tf.machine_id AS file, sum(tf.findings) AS n,
+           sum(coalesce(tf.capped_findings, tf.findings)) AS capped, sum(tf.sessions) AS sessions, 1 AS team
     FROM team_findings tf JOIN cells c ON c.id = tf.cell_id
     WHERE ${cellFilterSql('NULL')}
       AND (@codes IS NULL OR tf.code IN (SELECT value FROM json_each(@codes)))
@@ -246,14 +253,15 @@ const sessionStatements = new WeakMap<Db, { version: ReturnType<typeof prepareSe
 function cardCells(db: Db, dimension: 'version' | 'day', rows: RateRow[], filters: RateFilters): Map<string, CardCell[]> {
   let st = sessionStatements.get(db);
   if (!st) sessionStatements.set(db, (st = { version: prepareSessionCounts(db, 'version'), day: prepareSessionCounts(db, 'day') }));
-  const perKey = new Map<string, { k: number; events: number; files: Set<number> }>();
+  const perKey = new Map<string, { k: number; events: number; files: Set<number>; teamSessions: number }>();
   for (const r of st[dimension].all(filterParams(filters))) {
     const id = `${r.key}\u0000${r.code}`;
     let e = perKey.get(id);
-    if (!e) perKey.set(id, (e = { k: 0, events: 0, files: new Set() }));
-    e.k += r.team ? r.n : Math.min(r.n, SESSION_CAP);
+    if (!e) perKey.set(id, (e = { k: 0, events: 0, files: new Set(), teamSessions: 0 }));
+    e.k += r.capped;
     e.events += r.n;
-    e.files.add(r.file);
+    if (r.team && r.sessions !== null) e.teamSessions += r.sessions;
+    else e.files.add(r.file);
   }
   const out = new Map<string, CardCell[]>();
   for (const code of selectedCodes(filters)) {
@@ -263,7 +271,9 @@ function cardCells(db: Db, dimension: 'version' | 'day', rows: RateRow[], filter
         const c = r.codes.find((x) => x.code === code);
         if (r.key === null || !c || c.opportunities <= 0) return [];
         const e = perKey.get(`${r.key}\u0000${code}`);
-        return [{ key: r.key, k: e?.k ?? 0, events: e?.events ?? 0, files: e?.files ?? new Set<number>(), n: c.opportunities }];
+        return [
+          { key: r.key, k: e?.k ?? 0, events: e?.events ?? 0, files: e?.files ?? new Set<number>(), teamSessions: e?.teamSessions ?? 0, n: c.opportunities },
+        ];
       }),
     );
   }
@@ -275,13 +285,15 @@ function side(cells: CardCell[]): CardSide {
   let k = 0;
   let events = 0;
   let n = 0;
+  let teamSessions = 0;
   for (const c of cells) {
     k += c.k;
     events += c.events;
     n += c.n;
+    teamSessions += c.teamSessions ?? 0;
     for (const f of c.files) files.add(f);
   }
-  return { count: k, events, sessions: files.size, opportunities: n, per_1000_opportunities: perThousand(k, n) };
+  return { count: k, events, sessions: files.size + teamSessions, opportunities: n, per_1000_opportunities: perThousand(k, n) };
 }
 
 interface ChangePoint {

@@ -28,7 +28,7 @@ export function folderRoutes(app: App, ctx: RouteContext): void {
     '/api/folders/:id',
     { schema: { params: FolderIdParams, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } },
     async (request, reply) => {
-      if (ctx.scans.running) throw httpError(409, 'scan_running', 'an index run is under way; remove the folder when it ends');
+      if (ctx.indexRuns.running) throw httpError(409, 'index_running', 'an index run is under way; remove the folder when it ends');
       if (!removeRoot(ctx.db, request.params.id)) throw httpError(404, 'not_found', 'no such folder');
       return reply.status(204).send(null);
     },

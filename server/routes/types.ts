@@ -1,14 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { IndexRunner } from '../index/index-runner';
 import type { Db } from '../store/database';
-import type { ScanRunner } from '../store/scan-runner';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-/** What every route plugin gets: the database to ask and the one scan runner. */
+/** What every route plugin gets: the database to ask and the one index runner. */
 export interface RouteContext {
   db: Db;
-  scans: ScanRunner;
+  indexRuns: IndexRunner;
   demo: boolean;
   toolVersion: string;
 }

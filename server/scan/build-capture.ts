@@ -1,13 +1,16 @@
 import { safeBlockType, safeModelId, safeTerminalReason, safeVersion } from '../../shared/metadata-patterns';
 import type { CaptureBlock, CaptureFile, CaptureMessage } from './capture-model';
+import type { CaptureObserver } from './observers';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Replays Messages API stream events (from either capture format) into messages and blocks. */
+/**
+ * Replays Messages API stream events (from either capture format) into messages and blocks,
+ * showing the observers (the detectors' own facts, see observers.ts) what they hook into.
+ */
 export class CaptureBuilder {
   private readonly messages: CaptureMessage[] = [];
-  private readonly assembled: CaptureFile['assembled'] = [];
   private current: CaptureMessage | null = null;
   private readonly open = new Map<number, { block: CaptureBlock; json: string }>();
   private version: string | null = null;
@@ -15,7 +18,16 @@ export class CaptureBuilder {
   private resultLine: number | null = null;
   private sessionId: string | null = null;
 
-  constructor(private readonly format: 'stream-json' | 'sse') {}
+  private readonly onRow: CaptureObserver[];
+  private readonly onToolInput: CaptureObserver[];
+
+  constructor(
+    private readonly format: 'stream-json' | 'sse',
+    observers: readonly CaptureObserver[] = [],
+  ) {
+    this.onRow = observers.filter((o) => o.row);
+    this.onToolInput = observers.filter((o) => o.toolInput);
+  }
 
   /** A stream-json row. */
   addRow(row: unknown, line: number): 'ok' | 'invalid_structure' {
@@ -31,11 +43,9 @@ export class CaptureBuilder {
     if (row.type === 'assistant') {
       const message = row.message;
       if (!isObject(message) || !Array.isArray(message.content)) return 'invalid_structure';
-      for (const block of message.content) {
-        if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
-        if (block.type === 'tool_use' && typeof block.id === 'string') this.assembled.push({ toolUseId: block.id, input: block.input, line });
-      }
+      for (const block of message.content) if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
     }
+    for (const o of this.onRow) o.row!(row, line);
     return 'ok';
   }
 
@@ -70,7 +80,6 @@ export class CaptureBuilder {
           stopLine: null,
           inputDeltas: 0,
           unparseable: false,
-          parsedInput: undefined,
         };
         this.current.blocks.push(block);
         this.open.set(event.index, { block, json: '' });
@@ -112,12 +121,16 @@ export class CaptureBuilder {
 
   private finish(open: { block: CaptureBlock; json: string }, line: number): void {
     open.block.stopLine = line;
-    if (open.block.type !== 'tool_use' || open.block.inputDeltas === 0) return;
-    try {
-      open.block.parsedInput = JSON.parse(open.json);
-    } catch {
-      open.block.unparseable = true;
+    if (open.block.type !== 'tool_use') return;
+    let input: unknown;
+    if (open.block.inputDeltas > 0) {
+      try {
+        input = JSON.parse(open.json);
+      } catch {
+        open.block.unparseable = true;
+      }
     }
+    for (const o of this.onToolInput) o.toolInput!(open.block, input, line);
   }
 
   private closeOpenBlocks(): void {
@@ -129,7 +142,6 @@ export class CaptureBuilder {
       format: this.format,
       version: this.version,
       messages: this.messages,
-      assembled: this.assembled,
       terminalReason: this.terminalReason,
       resultLine: this.resultLine,
       sessionId: this.sessionId,

@@ -1,16 +1,8 @@
 import { safeBlockType, safeModelId, safeTimestamp, safeVersion, utcDay } from '../../shared/metadata-patterns';
-import {
-  errorKindOf,
-  INTERRUPT_PREFIXES,
-  isInternalErrorResult,
-  isValidationRefusal,
-  pairingErrorKind,
-  RETRY_EXHAUSTED,
-  RETRY_NUDGES,
-  USER_REJECTED,
-} from './harness-markers';
+import { errorKindOf, INTERRUPT_PREFIXES, isValidationRefusal, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
 import { KNOWN_ROW_TYPES } from './known-row-types';
 import { findLeakedInvoke } from './leaked-invoke';
+import type { ContentBlock, TranscriptObserver } from './observers';
 import type { AssistantMessage, HarnessNudge, SalvagedLine, ToolResultFact, ToolUseFact, TranscriptFile, VersionDiagnostics } from './transcript-model';
 
 /** System row subtypes Claude Code is known to write (FORMAT.md §2, §7, §10); others are counted per version. */
@@ -122,8 +114,8 @@ function isInterrupt(text: string): boolean {
   return INTERRUPT_PREFIXES.some((p) => text.startsWith(p));
 }
 
-/** A tool result's text: its string content, or its first text block. */
-function firstText(content: unknown): string | null {
+/** A tool result's text: its string content, or its first text block (detectors that read a result's text use it too). */
+export function firstText(content: unknown): string | null {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     for (const item of content) if (isObject(item) && item.type === 'text' && typeof item.text === 'string') return item.text;
@@ -137,9 +129,20 @@ export type RowVerdict = 'ok' | 'invalid_structure';
 /**
  * Folds rows into the transcript model. Only `assistant` and `user` rows matter to the
  * detectors; their shape is checked strictly (fail closed). Every other row type,
- * known or not, is accepted and skipped.
+ * known or not, is accepted and skipped. Each accepted row is then shown to the observers
+ * (the detectors' own facts, see observers.ts), in the order given.
  */
 export class TranscriptBuilder {
+  private readonly onAssistant: TranscriptObserver[];
+  private readonly onUser: TranscriptObserver[];
+  private readonly onOther: TranscriptObserver[];
+
+  constructor(observers: readonly TranscriptObserver[] = []) {
+    this.onAssistant = observers.filter((o) => o.assistant);
+    this.onUser = observers.filter((o) => o.user);
+    this.onOther = observers.filter((o) => o.other);
+  }
+
   private readonly byId = new Map<string, AssistantMessage>();
   private readonly messages: AssistantMessage[] = [];
   private readonly toolResults: ToolResultFact[] = [];
@@ -202,13 +205,12 @@ export class TranscriptBuilder {
         const name = typeName(subtype);
         d.unknownSystemSubtypes[name] = (d.unknownSystemSubtypes[name] ?? 0) + 1;
       }
-      return 'ok';
-    }
-    if (!KNOWN_ROW_TYPES.has(type as string)) {
+    } else if (!KNOWN_ROW_TYPES.has(type as string)) {
       const d = this.diagnosticsFor(row.version);
       const name = typeName(type);
       d.unknownRowTypes[name] = (d.unknownRowTypes[name] ?? 0) + 1;
     }
+    for (const o of this.onOther) o.other!(row, line);
     return 'ok';
   }
 
@@ -255,10 +257,8 @@ export class TranscriptBuilder {
         day: utcDay(row.timestamp),
         version: safeVersion(row.version),
         sidechain: row.isSidechain === true,
-        lastBlockType: null,
         leak: null,
         retryExhausted: false,
-        pairingError: null,
         damaged: false,
       };
       this.byId.set(id, group);
@@ -278,7 +278,6 @@ export class TranscriptBuilder {
       else this.countBlockType(row.version, block.type);
       const blockType = safeBlockType(block.type);
       if (!group.blockTypes.includes(blockType)) group.blockTypes.push(blockType);
-      group.lastBlockType = blockType;
       if (block.type === 'tool_use') {
         if (typeof block.id !== 'string' || !isObject(block.input)) return 'invalid_structure';
         group.toolUses.push({
@@ -291,7 +290,6 @@ export class TranscriptBuilder {
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (harness) {
           if (block.text === RETRY_EXHAUSTED) group.retryExhausted = true;
-          group.pairingError ??= pairingErrorKind(block.text);
         } else if (group.leak === null) {
           group.leak = findLeakedInvoke(block.text);
         }
@@ -304,6 +302,7 @@ export class TranscriptBuilder {
       if (hasText) d.textRows++;
       if (hasToolUse) d.toolUseRows++;
     }
+    for (const o of this.onAssistant) o.assistant!(content as ContentBlock[], group, row, line);
     return 'ok';
   }
 
@@ -321,6 +320,7 @@ export class TranscriptBuilder {
       } else {
         this.prompts.push(line);
       }
+      for (const o of this.onUser) o.user!(content, row, line);
       return 'ok';
     }
     if (!Array.isArray(content)) return 'invalid_structure';
@@ -332,15 +332,14 @@ export class TranscriptBuilder {
         const isError = block.is_error;
         if (typeof block.tool_use_id !== 'string') return 'invalid_structure';
         if (isError !== undefined && typeof isError !== 'boolean') return 'invalid_structure';
-        const text = firstText(block.content);
         const failed = isError === true;
+        const text = failed ? firstText(block.content) : null;
         const toolUseResult = row.toolUseResult;
         const denial = row.toolDenialKind ?? (isObject(toolUseResult) ? toolUseResult.toolDenialKind : undefined);
         this.toolResults.push({
           toolUseId: block.tool_use_id,
           isError: failed,
           line,
-          internalError: text !== null && isInternalErrorResult(text),
           errorKind: failed ? errorKindOf(text, toolUseResult, denial) : null,
           validation: failed && (isValidationRefusal(text) || (typeof toolUseResult === 'string' && isValidationRefusal(toolUseResult))),
         });
@@ -348,6 +347,7 @@ export class TranscriptBuilder {
         this.interrupts.push(line);
       }
     }
+    for (const o of this.onUser) o.user!(content as ContentBlock[], row, line);
     return 'ok';
   }
 }

@@ -1,7 +1,8 @@
 /**
  * What the scanner keeps of one stream capture (`--output-format stream-json` NDJSON or a raw
  * SSE log of the Messages API): per message, its content blocks as they streamed. Tool input
- * deltas are kept as raw text, concatenated and parsed once at block stop, never repaired.
+ * deltas are concatenated and parsed once at block stop, never repaired; the parse itself is
+ * not kept here (a detector that compares inputs keeps it through an observer, observers.ts).
  */
 
 export interface CaptureBlock {
@@ -15,8 +16,6 @@ export interface CaptureBlock {
   inputDeltas: number;
   /** The concatenated partial_json did not parse (only set when there were deltas). */
   unparseable: boolean;
-  /** The parse of the concatenated partial_json (tool_use blocks with deltas that parse); in memory only. */
-  parsedInput: unknown;
 }
 
 export interface CaptureMessage {
@@ -31,18 +30,10 @@ export interface CaptureMessage {
   stopLine: number | null;
 }
 
-export interface AssembledToolUse {
-  toolUseId: string;
-  input: unknown;
-  line: number;
-}
-
 export interface CaptureFile {
   format: 'stream-json' | 'sse';
   version: string | null;
   messages: CaptureMessage[];
-  /** stream-json only: tool_use blocks of the assembled `assistant` events. */
-  assembled: AssembledToolUse[];
   /** stream-json only: the `result` row's terminal_reason (pattern-checked; null when absent or odd) and its line. */
   terminalReason: string | null;
   resultLine: number | null;

@@ -12,21 +12,6 @@ export const RETRY_NUDGES = [
 /** The text of the synthetic API-error row written when the one retry also failed. */
 export const RETRY_EXHAUSTED = "The model's tool call could not be parsed (retry also failed).";
 
-/**
- * 400 errors about tool_use/tool_result pairing or tool input shape, with the kind reported for
- * each. Claude Code stores the raw API text, which puts backticks around names in some wordings
- * ("`tool_use` ids were found without `tool_result` blocks") and none in others ("tool_use.input:
- * Input should be a valid dictionary"); copies in issue threads lose them. So backticks are
- * removed from the text before matching, and the phrases here carry none.
- */
-export const PAIRING_ERRORS = [
-  ['ids_without_results', 'tool_use ids were found without tool_result blocks'],
-  ['unexpected_tool_use_id', 'unexpected tool_use_id'],
-  ['duplicate_tool_use_ids', 'tool_use ids must be unique'],
-  ['input_not_object', 'Tool use input must be a string or object'],
-  ['input_not_dictionary', 'tool_use.input: Input should be a valid dictionary'],
-] as const;
-
 /** Stray words reported before leaked markup; only the list entry is ever reported. */
 export const OPENER_WORDS = ['court', 'call', 'count', 'caught', 'co', 'card'] as const;
 
@@ -34,18 +19,6 @@ export const OPENER_WORDS = ['court', 'call', 'count', 'caught', 'co', 'card'] a
 export const INTERRUPT_PREFIXES = ['[Request interrupted by user', '[Tool call did not complete', '[Tool call skipped', "The user doesn't want to"] as const;
 
 export const USER_REJECTED = 'User rejected tool use';
-
-/** A tool result whose content says it went missing through an internal error. */
-export function isInternalErrorResult(text: string): boolean {
-  return text.startsWith('[Tool result missing due to internal error]') || text.startsWith('Tool result missing');
-}
-
-export function pairingErrorKind(text: string): number | null {
-  if (!text.startsWith('API Error: 400')) return null;
-  const plain = text.includes('`') ? text.replaceAll('`', '') : text;
-  const i = PAIRING_ERRORS.findIndex(([, phrase]) => plain.includes(phrase));
-  return i < 0 ? null : i;
-}
 
 /**
  * Why a refused call was refused, from the fixed wordings Claude Code writes in its error result

@@ -1,6 +1,6 @@
 import { closeSync, constants, lstatSync, openSync } from 'node:fs';
-import { join } from 'node:path';
 import { digestLines } from './evidence-digest';
+import { childPath, fsPath } from './file-name-bytes';
 import { LineStarts, readLines } from './read-lines';
 import { type RowMeta, rowMetadata, timestampMs } from './row-metadata';
 
@@ -26,6 +26,13 @@ const blankRow = (line: number, type: string): RowMeta => ({
   tool_calls: [],
 });
 
+/** Opens by the path's bytes (file-name-bytes.ts), never through a link in its last component; throws when it cannot. */
+function openNoFollow(path: string): number {
+  const real = fsPath(path);
+  if (real === null) throw new Error('not a path of ours');
+  return openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+}
+
 /**
  * Re-reads lines `from`..`to` of the owner's own file (never following a link) and returns
  * their metadata through the allowlist in row-metadata.ts, but only after the finding's
@@ -34,7 +41,7 @@ const blankRow = (line: number, type: string): RowMeta => ({
 export function readRowWindow(path: string, sourceLines: readonly number[], evidenceSha256: string, from: number, to: number): WindowOutcome {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openNoFollow(path);
   } catch {
     return { status: 'unreadable' };
   }
@@ -84,7 +91,7 @@ export function readRowWindow(path: string, sourceLines: readonly number[], evid
 export function readAllRowMetadata(path: string): RowMeta[] | null {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openNoFollow(path);
   } catch {
     return null;
   }
@@ -125,9 +132,12 @@ export function pathUnderRoot(root: string, relPath: string): string | null {
   if (parts.some((p) => p === '' || p === '.' || p === '..')) return null;
   let path = root;
   for (const part of parts) {
-    path = join(path, part);
+    // A display name (file-name-bytes.ts) stands for the bytes of a name that is not plain UTF-8.
+    path = childPath(path, part);
+    const real = fsPath(path);
+    if (real === null) return null;
     try {
-      if (lstatSync(path).isSymbolicLink()) return null;
+      if (lstatSync(real).isSymbolicLink()) return null;
     } catch {
       return null;
     }

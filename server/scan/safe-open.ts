@@ -1,5 +1,6 @@
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Stats } from 'node:fs';
 import { resolve } from 'node:path';
+import { fsPath } from './file-name-bytes';
 
 /**
  * Opening without following links, and without hanging.
@@ -31,16 +32,17 @@ function hasProc(): boolean {
   return procAvailable;
 }
 
-function verifyIdentity(fd: number, path: string, stat: Stats): void {
-  const expected = resolve(path);
+function verifyIdentity(fd: number, path: string | Buffer, stat: Stats): void {
+  // Compared as bytes: a name need not be UTF-8 (file-name-bytes.ts).
+  const expected = typeof path === 'string' ? Buffer.from(resolve(path)) : path;
   if (hasProc()) {
-    let real: string;
+    let real: Buffer;
     try {
-      real = readlinkSync(`${PROC_FD}/${fd}`);
+      real = readlinkSync(`${PROC_FD}/${fd}`, { encoding: 'buffer' });
     } catch {
       throw new OpenError('unreadable');
     }
-    if (real !== expected) throw new OpenError('path_changed');
+    if (!real.equals(expected)) throw new OpenError('path_changed');
     return;
   }
   let now: Stats;
@@ -52,7 +54,9 @@ function verifyIdentity(fd: number, path: string, stat: Stats): void {
   if (now.dev !== stat.dev || now.ino !== stat.ino) throw new OpenError('path_changed');
 }
 
-function openChecked(path: string, flags: number): { fd: number; stat: Stats } {
+function openChecked(given: string, flags: number): { fd: number; stat: Stats; path: string | Buffer } {
+  const path = fsPath(given);
+  if (path === null) throw new OpenError('unreadable');
   let fd: number;
   try {
     fd = openSync(path, flags);
@@ -64,7 +68,7 @@ function openChecked(path: string, flags: number): { fd: number; stat: Stats } {
   try {
     const stat = fstatSync(fd);
     verifyIdentity(fd, path, stat);
-    return { fd, stat };
+    return { fd, stat, path };
   } catch (error) {
     closeSync(fd);
     throw error instanceof OpenError ? error : new OpenError('unreadable');
@@ -73,12 +77,12 @@ function openChecked(path: string, flags: number): { fd: number; stat: Stats } {
 
 /** Opens a regular file for reading, never through a link and never blocking; throws OpenError. */
 export function openRegularFile(path: string): { fd: number; stat: Stats } {
-  const opened = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  if (!opened.stat.isFile()) {
-    closeSync(opened.fd);
+  const { fd, stat } = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  if (!stat.isFile()) {
+    closeSync(fd);
     throw new OpenError('not_regular_file');
   }
-  return opened;
+  return { fd, stat };
 }
 
 /** A folder entry with its name as raw bytes (names need not be UTF-8). */
@@ -91,10 +95,10 @@ export interface RawEntry {
 
 /** Lists a folder through its own descriptor (never through a link); throws OpenError. */
 export function listDirectory(path: string): RawEntry[] {
-  const { fd } = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_DIRECTORY | constants.O_NONBLOCK);
+  const { fd, path: real } = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_DIRECTORY | constants.O_NONBLOCK);
   try {
     try {
-      return readdirSync(hasProc() ? `${PROC_FD}/${fd}` : path, { withFileTypes: true, encoding: 'buffer' }) as unknown as RawEntry[];
+      return readdirSync(hasProc() ? `${PROC_FD}/${fd}` : real, { withFileTypes: true, encoding: 'buffer' }) as unknown as RawEntry[];
     } catch {
       throw new OpenError('unreadable');
     }

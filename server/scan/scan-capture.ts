@@ -1,6 +1,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { CaptureBuilder } from './build-capture';
 import type { CaptureFile } from './capture-model';
+import type { CaptureObserver } from './observers';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
 import { openRegularFile } from './safe-open';
@@ -60,9 +61,9 @@ const SSE_FIELD = /^(event|id|retry):/;
 export function scanCapture(
   path: string,
   format: 'stream-json' | 'sse',
-  options: { unfinishedLastLineMeansInProgress?: boolean; now?: number } = {},
+  options: { unfinishedLastLineMeansInProgress?: boolean; now?: number; observers?: readonly CaptureObserver[] } = {},
 ): CaptureScan {
-  const builder = new CaptureBuilder(format);
+  const builder = new CaptureBuilder(format, options.observers);
   const rows = readJsonRows(
     path,
     format === 'sse'

@@ -1,4 +1,5 @@
 import { TranscriptBuilder } from './build-transcript';
+import type { TranscriptObserver } from './observers';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
 import type { TranscriptFile } from './transcript-model';
@@ -27,6 +28,8 @@ export interface ScanOptions {
    * dropped piece could belong to is marked `damaged` (counted nowhere). Off by default.
    */
   salvage?: boolean;
+  /** Shown every accepted row (the detectors' own facts; see observers.ts). */
+  observers?: readonly TranscriptObserver[];
 }
 
 /**
@@ -56,7 +59,7 @@ export function markDamaged(file: TranscriptFile, line: number): void {
  * readJsonRows) or at a row whose structure the detectors rely on.
  */
 export function scanFile(path: string, options: ScanOptions = {}): FileScan {
-  const builder = new TranscriptBuilder();
+  const builder = new TranscriptBuilder(options.observers);
   const rows = readJsonRows(path, { jsonOf: (text) => text, accept: (row, line) => builder.addRow(row, line) }, options);
   if (rows.status !== 'ok') return rows;
   const transcript = builder.build(rows.lines, rows.endsWithNewline, rows.salvaged);

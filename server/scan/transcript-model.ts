@@ -4,6 +4,10 @@ import type { ErrorKind } from './harness-markers';
  * What the scanner keeps of one transcript file: structure and metadata, no payload.
  * Detectors are pure functions over this model. Ids (message.id, tool_use ids) stay in
  * memory so rows can be grouped and calls paired; they never leave the scanner.
+ *
+ * The model holds what several consumers share (rows, messages, blocks, calls, results, and
+ * the harness markers more than one rule reads). A fact only one detector needs is not added
+ * here: that detector keeps it through an observer (observers.ts, server/detect/README.md).
  */
 
 export interface ToolUseFact {
@@ -46,13 +50,10 @@ export interface AssistantMessage {
   version: string | null;
   /** The first row says isSidechain: true (a subagent's message). */
   sidechain: boolean;
-  /** Block type of the last block, in row order. */
-  lastBlockType: string | null;
   /** A text block holds leaked tool-call markup; `opener` indexes OPENER_WORDS. */
   leak: { opener: number | null } | null;
-  /** Harness-written text: the exhausted-retry marker, or a 400 pairing error (index into PAIRING_ERRORS). */
+  /** Harness-written text holds the exhausted-retry marker (malformed_retry_exhausted, the session end). */
   retryExhausted: boolean;
-  pairingError: number | null;
   /**
    * Salvage mode only: a dropped torn row could have been one of this message's rows (or the
    * result of one of its calls), so the message counts in no numerator and no denominator.
@@ -72,8 +73,6 @@ export interface ToolResultFact {
   toolUseId: string;
   isError: boolean;
   line: number;
-  /** The content says the result went missing through an internal error. */
-  internalError: boolean;
   /** For an error result: why the call was refused, by fixed patterns (see ERROR_KINDS); null for a success. */
   errorKind: ErrorKind | null;
   /** For an error result: it is a validation refusal (InputValidationError or an unloaded schema). */

@@ -1,18 +1,22 @@
-import { isUtf8 } from 'node:buffer';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { childPath, displayComponent } from './file-name-bytes';
 import { listDirectory, OpenError, type RawEntry } from './safe-open';
 
 export interface TranscriptEntry {
-  /** Absolute (or as-given) path used to open the file; never printed. */
+  /**
+   * Absolute (or as-given) path used to open the file; never printed. When a component's name is
+   * not plain UTF-8 this is the marked form of file-name-bytes.ts (childPath), which safe-open turns
+   * back into the name's bytes.
+   */
   path: string;
-  /** Name shown to users: relative to its input, '/'-separated. */
+  /** Name shown to users: relative to its input, '/'-separated, each component its display name (file-name-bytes.ts). */
   name: string;
 }
 
 export interface WalkProblem {
   name: string;
-  code: 'unreadable' | 'not_regular_file' | 'path_changed' | 'unsupported_file_name';
+  code: 'unreadable' | 'not_regular_file' | 'path_changed';
 }
 
 export interface WalkResult {
@@ -27,20 +31,6 @@ export class InputError extends Error {}
 /** Transcripts (`.jsonl`) and stream captures (`.jsonl` stream-json, `.ndjson`, raw `.sse` logs). */
 export const SCANNED_EXTENSIONS = ['.jsonl', '.ndjson', '.sse'] as const;
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
-
-/**
- * A name that is not UTF-8, shown with its bytes escaped: printable ASCII as is, a backslash
- * doubled, every other byte as \xNN. Two different names never give the same text.
- */
-export function escapeNameBytes(raw: Buffer): string {
-  let out = '';
-  for (const b of raw) {
-    if (b === 0x5c) out += '\\\\';
-    else if (b >= 0x20 && b < 0x7f) out += String.fromCharCode(b);
-    else out += `\\x${b.toString(16).padStart(2, '0')}`;
-  }
-  return out;
-}
 
 /** Entries between two chances for an asynchronous walk to yield. */
 const ENTRIES_PER_STEP = 256;
@@ -62,17 +52,15 @@ function* walkSteps(dir: string, prefix: string, out: WalkResult): Generator<voi
   let n = 0;
   for (const entry of entries) {
     if (++n % ENTRIES_PER_STEP === 0) yield;
-    const utf8 = isUtf8(entry.name);
-    const text = utf8 ? entry.name.toString('utf8') : escapeNameBytes(entry.name);
+    // Names that are not plain UTF-8 are read too, under a unique, reversible display name.
+    const text = displayComponent(entry.name);
     const name = prefix ? `${prefix}/${text}` : text;
     if (entry.isSymbolicLink()) {
       out.symlinksSkipped++;
     } else if (entry.isDirectory()) {
-      if (utf8) yield* walkSteps(join(dir, text), name, out);
-      else out.problems.push({ name, code: 'unsupported_file_name' });
+      yield* walkSteps(childPath(dir, text), name, out);
     } else if (scanned(text)) {
-      if (!utf8) out.problems.push({ name, code: 'unsupported_file_name' });
-      else if (entry.isFile()) out.files.push({ path: join(dir, text), name });
+      if (entry.isFile()) out.files.push({ path: childPath(dir, text), name });
       // A FIFO, socket or device named like a transcript: listed and counted, never opened.
       else out.problems.push({ name, code: 'not_regular_file' });
     }

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { projectRoot } from '../project-root';
 import { DatabaseError, describeDatabaseError, isSqliteCode } from './database-errors';
@@ -10,6 +13,12 @@ export { DatabaseError, describeDatabaseError };
 export type Db = Database.Database;
 
 const migrationsDir = join(projectRoot, 'server/store/migrations');
+
+// better-sqlite3 reads this when its native addon loads (at the first `new Database`, never
+// earlier): it lets a `file:` URI carry `immutable=1`, the one way to read a WAL database in a
+// folder the reader cannot write (openDatabaseReadOnly). Our own paths are always absolute
+// (resolved before opening), so no path of ours is mistaken for a URI.
+process.env.SQLITE_USE_URI = '1';
 
 /**
  * How long a connection waits for another one's write lock before SQLITE_BUSY. Write
@@ -42,7 +51,8 @@ export function latestSchemaVersion(): number {
  * BEGIN IMMEDIATE transaction that re-reads the version inside it: two processes opening a
  * fresh database at once migrate it once. A database written by a newer build is refused.
  */
-export function openDatabase(path: string): Db {
+export function openDatabase(given: string): Db {
+  const path = given === ':memory:' ? given : resolve(given);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   try {
     const db = new Database(path);
@@ -54,6 +64,7 @@ export function openDatabase(path: string): Db {
       db.pragma('synchronous = NORMAL');
       migrate(db);
       ensureSalt(db);
+      if (path !== ':memory:') checkpointOffThread(db, path);
     } catch (error) {
       db.close();
       throw error;
@@ -62,6 +73,65 @@ export function openDatabase(path: string): Db {
   } catch (error) {
     throw describeDatabaseError(error) ?? error;
   }
+}
+
+/** WAL bytes after which a checkpoint is started (SQLite's own default is 1,000 pages, ~4 MB). */
+const CHECKPOINT_WAL_BYTES = 4 * 1024 * 1024;
+const CHECKPOINT_EVERY_MS = 1000;
+const CHECKPOINT_WORKER = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { fileMustExist: true });
+try {
+  db.pragma('busy_timeout = 1000');
+  db.pragma('wal_checkpoint(PASSIVE)');
+} finally {
+  db.close();
+}
+`;
+
+/**
+ * SQLite's automatic checkpoint runs inside the commit that crosses ~4 MB of WAL, on the
+ * writer's thread: copying those pages into the database and syncing it held the event loop
+ * 30–60 ms each time (20 of the write transactions over 30 ms while indexing 100,000 files; 2
+ * with it off). So a writable connection turns it off and, once a second, when it has written
+ * since the last look and the WAL is over ~4 MB, starts a PASSIVE checkpoint on a connection
+ * of its own in a worker thread (it copies what no reader still needs and never blocks the
+ * writer; the next one continues). Closing the connection checkpoints the rest, as before.
+ */
+function checkpointOffThread(db: Db, path: string): void {
+  db.pragma('wal_autocheckpoint = 0');
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const changes = db.prepare<[], number>('SELECT total_changes()').pluck();
+  let seen = -1;
+  let running = false;
+  const timer = setInterval(() => {
+    if (running || !db.open) return;
+    const now = changes.get()!;
+    if (now === seen) return;
+    let wal: number;
+    try {
+      wal = statSync(`${path}-wal`).size;
+    } catch {
+      return;
+    }
+    if (wal < CHECKPOINT_WAL_BYTES) return;
+    seen = now;
+    running = true;
+    const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { driver, path }, execArgv: [] });
+    worker.unref();
+    // A failed checkpoint (busy, disk full) leaves the WAL as it is: the next look tries again, and close does it.
+    worker.on('error', () => {});
+    worker.once('exit', () => {
+      running = false;
+    });
+  }, CHECKPOINT_EVERY_MS);
+  timer.unref();
+  const close = db.close.bind(db);
+  db.close = () => {
+    clearInterval(timer);
+    return close();
+  };
 }
 
 function checkNotFuture(db: Db): void {
@@ -112,12 +182,20 @@ function ensureSalt(db: Db): void {
  * Opens an existing index for reading only, for the commands that only read (`report`, `export`,
  * `verify`): never creates the file (SqliteError SQLITE_CANTOPEN when it is missing). An index of an
  * older schema is upgraded first, through openDatabase, since the queries need the current one.
+ *
+ * A WAL database needs its `-shm` side file even to read. When the folder is read-only and no
+ * side files exist (the state a database is left in after its last writer closed it: every change
+ * merged into the main file), SQLite cannot create them, so the file is opened `immutable=1`:
+ * no side files, no locks, exactly the merged content, which is all there is. When a `-wal` file
+ * with content exists but cannot be used (no `-shm` and none can be made), its changes are not yet
+ * merged and cannot be read without writing: refused (`read_only`), never shown stale.
  */
 export function openDatabaseReadOnly(path: string): Db {
-  const open = () => new Database(path, { readonly: true, fileMustExist: true });
-  let db = open();
-  const latest = Math.max(0, ...readdirSync(migrationsDir).map((name) => (/^\d{3}_[a-z0-9_]+\.sql$/.test(name) ? Number(name.slice(0, 3)) : 0)));
-  if ((db.pragma('user_version', { simple: true }) as number) > latest) {
+  const abs = resolve(path);
+  let db = openForReading(abs);
+  const latest = latestSchemaVersion();
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > latest) {
     // Written by a newer build: refused, as openDatabase refuses it.
     db.close();
     throw new DatabaseError(
@@ -125,11 +203,38 @@ export function openDatabaseReadOnly(path: string): Db {
       `this index database has a schema newer than this build's ${latest}: update tool-call-forensics, or use another --db`,
     );
   }
-  if ((db.pragma('user_version', { simple: true }) as number) < latest) {
+  if (version < latest) {
     db.close();
-    openDatabase(path).close();
-    db = open();
+    openDatabase(abs).close();
+    db = openForReading(abs);
   }
   db.pragma('busy_timeout = 5000');
   return db;
+}
+
+function openForReading(abs: string): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(abs, { readonly: true, fileMustExist: true });
+    db.pragma('user_version', { simple: true }); // the first read is where a missing -shm fails
+    return db;
+  } catch (error) {
+    db?.close();
+    if (!isSqliteCode(error, 'SQLITE_READONLY') && !isSqliteCode(error, 'SQLITE_CANTOPEN')) throw error;
+    if (walBytes(abs) > 0) {
+      throw new DatabaseError(
+        'read_only',
+        "the index database's folder is read-only and its write-ahead log (the -wal file next to it) holds changes not yet merged, which cannot be read without writing: run `report` once with write access to the folder (that merges them), or copy the database with its -wal file to a folder you can write",
+      );
+    }
+    return new Database(`${pathToFileURL(abs).href}?immutable=1`, { readonly: true, fileMustExist: true });
+  }
+}
+
+function walBytes(abs: string): number {
+  try {
+    return statSync(`${abs}-wal`).size;
+  } catch {
+    return 0;
+  }
 }

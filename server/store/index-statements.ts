@@ -20,6 +20,61 @@ export interface RootRow {
   salvage: number;
 }
 
+const CLEAR_ROOT_CELLS_SQL = 'DELETE FROM root_cells';
+// Each message counted once per root: the copy in the file whose first row is earliest, then the smallest path.
+// Synthetic (harness-written) messages count only as synthetic_messages, in no denominator.
+const REBUILD_ROOT_CELLS_SQL = `
+      INSERT INTO root_cells (root_id, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages, synthetic_messages)
+      SELECT root_id, cell_id, count(*) - sum(synthetic), sum(tool_use_turn * (1 - synthetic)), sum(stop_known * (1 - synthetic)),
+             sum(capture * (1 - synthetic)), sum(synthetic)
+      FROM (
+        SELECT f.root_id, m.cell_id, m.tool_use_turn, m.stop_known, m.capture, m.synthetic,
+               row_number() OVER (PARTITION BY f.root_id, m.message_hash
+                                  ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
+        FROM messages m JOIN files f ON f.id = m.file_id
+      )
+      WHERE copy_rank = 1
+      GROUP BY root_id, cell_id`;
+const COUNT_ALL_FINDINGS_SQL = 'UPDATE findings SET counted = 1';
+// A finding counts when its file holds the counted copy of its message (as above); a
+// finding whose message is not among the messages (none today) stays counted.
+const MARK_COUNTED_FINDINGS_SQL = `
+      UPDATE findings SET counted = (findings.file_id = first_copy.file_id)
+      FROM (
+        SELECT root_id, message_hash, file_id FROM (
+          SELECT f.root_id, m.message_hash, m.file_id,
+                 row_number() OVER (PARTITION BY f.root_id, m.message_hash
+                                    ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
+          FROM messages m JOIN files f ON f.id = m.file_id
+          WHERE m.message_hash IN (SELECT message_hash FROM findings)
+        )
+        WHERE copy_rank = 1
+      ) AS first_copy
+      WHERE first_copy.message_hash = findings.message_hash
+        AND first_copy.root_id = (SELECT root_id FROM files WHERE id = findings.file_id)`;
+
+/**
+ * The denominator rebuild (store/index-store.ts, rebuildDenominatorsIfNeeded) as SQL alone, for a
+ * second connection in a worker thread (denominators-off-thread.ts): `needed` says whether any
+ * transaction changed rows since the last rebuild (or an older build set the dirty flag), the
+ * steps are the same statements as the ones prepared below, then the flag is cleared and the
+ * generation rebuilt from recorded.
+ */
+export const DENOMINATOR_REBUILD = {
+  needed: `SELECT coalesce((SELECT value FROM meta WHERE key = 'root_cells_dirty'), '0') = '1'
+            OR coalesce((SELECT value FROM meta WHERE key = 'rows_generation'), '0')
+               <> coalesce((SELECT value FROM meta WHERE key = 'root_cells_generation'), '0') AS needed`,
+  steps: [
+    CLEAR_ROOT_CELLS_SQL,
+    REBUILD_ROOT_CELLS_SQL,
+    COUNT_ALL_FINDINGS_SQL,
+    MARK_COUNTED_FINDINGS_SQL,
+    `INSERT INTO meta (key, value) VALUES ('root_cells_dirty', '0') ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    `INSERT INTO meta (key, value) VALUES ('root_cells_generation', coalesce((SELECT value FROM meta WHERE key = 'rows_generation'), '0'))
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  ],
+} as const;
+
 /** Every statement the indexer runs, prepared once and named for what it does. */
 export function prepareIndexStatements(db: Db) {
   return {
@@ -102,9 +157,11 @@ export function prepareIndexStatements(db: Db) {
     ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    startScan: db.prepare<[number | null, string], { id: number }>("INSERT INTO scans (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id"),
-    interruptStaleScans: db.prepare<[]>("UPDATE scans SET status = 'interrupted' WHERE status = 'running'"),
-    finishScan: db.prepare<{
+    startIndexRun: db.prepare<[number | null, string], { id: number }>(
+      "INSERT INTO index_runs (root_id, started_at, status) VALUES (?, ?, 'running') RETURNING id",
+    ),
+    interruptStaleIndexRuns: db.prepare<[]>("UPDATE index_runs SET status = 'interrupted' WHERE status = 'running'"),
+    finishIndexRun: db.prepare<{
       id: number;
       finished_at: string;
       duration_ms: number;
@@ -116,42 +173,16 @@ export function prepareIndexStatements(db: Db) {
       bytes_read: number;
       findings_added: number;
       findings_removed: number;
-    }>(`UPDATE scans SET finished_at = @finished_at, duration_ms = @duration_ms, status = @status, files_seen = @files_seen,
+    }>(`UPDATE index_runs SET finished_at = @finished_at, duration_ms = @duration_ms, status = @status, files_seen = @files_seen,
           files_changed = @files_changed, files_removed = @files_removed, files_failed = @files_failed,
           bytes_read = @bytes_read, findings_added = @findings_added, findings_removed = @findings_removed
         WHERE id = @id`),
-    clearRootCells: db.prepare<[]>('DELETE FROM root_cells'),
-    // Each message counted once per root: the copy in the file whose first row is earliest, then the smallest path.
-    // Synthetic (harness-written) messages count only as synthetic_messages, in no denominator.
-    rebuildRootCells: db.prepare<[]>(`
-      INSERT INTO root_cells (root_id, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages, synthetic_messages)
-      SELECT root_id, cell_id, count(*) - sum(synthetic), sum(tool_use_turn * (1 - synthetic)), sum(stop_known * (1 - synthetic)),
-             sum(capture * (1 - synthetic)), sum(synthetic)
-      FROM (
-        SELECT f.root_id, m.cell_id, m.tool_use_turn, m.stop_known, m.capture, m.synthetic,
-               row_number() OVER (PARTITION BY f.root_id, m.message_hash
-                                  ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
-        FROM messages m JOIN files f ON f.id = m.file_id
-      )
-      WHERE copy_rank = 1
-      GROUP BY root_id, cell_id`),
+    clearRootCells: db.prepare<[]>(CLEAR_ROOT_CELLS_SQL),
+    rebuildRootCells: db.prepare<[]>(REBUILD_ROOT_CELLS_SQL),
     // A finding counts when its file holds the counted copy of its message (as above); a
     // finding whose message is not among the messages (none today) stays counted.
-    countAllFindings: db.prepare<[]>('UPDATE findings SET counted = 1'),
-    markCountedFindings: db.prepare<[]>(`
-      UPDATE findings SET counted = (findings.file_id = first_copy.file_id)
-      FROM (
-        SELECT root_id, message_hash, file_id FROM (
-          SELECT f.root_id, m.message_hash, m.file_id,
-                 row_number() OVER (PARTITION BY f.root_id, m.message_hash
-                                    ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
-          FROM messages m JOIN files f ON f.id = m.file_id
-          WHERE m.message_hash IN (SELECT message_hash FROM findings)
-        )
-        WHERE copy_rank = 1
-      ) AS first_copy
-      WHERE first_copy.message_hash = findings.message_hash
-        AND first_copy.root_id = (SELECT root_id FROM files WHERE id = findings.file_id)`),
+    countAllFindings: db.prepare<[]>(COUNT_ALL_FINDINGS_SQL),
+    markCountedFindings: db.prepare<[]>(MARK_COUNTED_FINDINGS_SQL),
   };
 }
 

@@ -15,9 +15,15 @@ export interface TeamMachineAggregates {
     stop_known_messages: number;
     capture_messages: number;
     synthetic_messages: number;
-    /** Counted findings per code, only codes with at least one. */
-    findings: Record<string, number>;
+    /** Per code with at least one counted finding: the findings, the sessions holding them, and the findings capped per session. */
+    findings: Record<string, TeamFindingCounts>;
   }>;
+}
+
+export interface TeamFindingCounts {
+  findings: number;
+  sessions: number;
+  capped_findings: number;
 }
 
 export class TeamImportError extends Error {}
@@ -66,7 +72,7 @@ export function writeTeamAggregates(db: Db, machines: readonly TeamMachineAggreg
             capture_messages: c.capture_messages,
             synthetic_messages: c.synthetic_messages,
           });
-          for (const [code, findings] of Object.entries(c.findings)) st.insertTeamFinding.run({ machine_id: machineId, cell_id: cellId, code, findings });
+          for (const [code, counts] of Object.entries(c.findings)) st.insertTeamFinding.run({ machine_id: machineId, cell_id: cellId, code, ...counts });
         }
       }
     }).immediate();

@@ -53,8 +53,9 @@ export function prepareTeamStatements(db: Db) {
       synthetic_messages: number;
     }>(`INSERT INTO team_cells (machine_id, cell_id, assistant_messages, tool_use_turns, stop_known_messages, capture_messages, synthetic_messages)
         VALUES (@machine_id, @cell_id, @assistant_messages, @tool_use_turns, @stop_known_messages, @capture_messages, @synthetic_messages)`),
-    insertTeamFinding: db.prepare<{ machine_id: number; cell_id: number; code: string; findings: number }>(
-      'INSERT INTO team_findings (machine_id, cell_id, code, findings) VALUES (@machine_id, @cell_id, @code, @findings)',
+    insertTeamFinding: db.prepare<{ machine_id: number; cell_id: number; code: string; findings: number; sessions: number; capped_findings: number }>(
+      `INSERT INTO team_findings (machine_id, cell_id, code, findings, sessions, capped_findings)
+       VALUES (@machine_id, @cell_id, @code, @findings, @sessions, @capped_findings)`,
     ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),

@@ -2,17 +2,18 @@ import { DayPattern } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, type Opportunity } from '../../shared/finding-codes';
 import { safeModelId, safeVersion } from '../../shared/metadata-patterns';
 import type { AggregateFacts } from '../query/get-aggregate-facts';
+import { SESSION_CAP } from '../query/get-regressions';
 import type { TeamMachineAggregates } from '../store/team-import';
 import { MACHINE_PATTERN } from '../store/team-machine-id';
 
 /**
  * The aggregate file: what one machine's index says, in counts only, so that files from many
- * machines can be summed. Version 1. A header (NDJSON: the first line; Parquet: key-value
+ * machines can be summed. Version 2 (version 1 had no `sessions` and `capped_findings`). A header (NDJSON: the first line; Parquet: key-value
  * metadata under HEADER_KEY) and one row per machine × day × version × model × thread × code,
  * zeros included, each with the code's findings and opportunities and the cell's denominators.
  */
 export const AGGREGATE_FORMAT = 'tool-call-forensics/aggregates';
-export const AGGREGATE_SCHEMA_VERSION = 1;
+export const AGGREGATE_SCHEMA_VERSION = 2;
 /** Key of the header in a Parquet file's key-value metadata. */
 export const HEADER_KEY = 'tool-call-forensics.aggregates.header';
 
@@ -42,6 +43,10 @@ export interface AggregateRow {
   thread: Thread;
   code: FindingCode;
   findings: number;
+  /** Sessions (files) holding this code's counted findings in this cell; 0 when there are none. */
+  sessions: number;
+  /** The findings counted at most SESSION_CAP per session, as the verdict cards count them. */
+  capped_findings: number;
   opportunity: Opportunity;
   opportunities: number;
   assistant_messages: number;
@@ -56,6 +61,8 @@ export interface AggregateRow {
 export const STRING_COLUMNS = ['machine', 'day', 'version', 'model', 'thread', 'code', 'opportunity'] as const;
 export const COUNT_COLUMNS = [
   'findings',
+  'sessions',
+  'capped_findings',
   'opportunities',
   'assistant_messages',
   'tool_use_turns',
@@ -93,6 +100,8 @@ export function buildAggregates(facts: AggregateFacts, machine: string, toolVers
         thread,
         code,
         findings: cell.findings[code] ?? 0,
+        sessions: cell.sessions[code]?.sessions ?? 0,
+        capped_findings: cell.sessions[code]?.capped ?? 0,
         opportunity,
         opportunities: cell[opportunity],
         assistant_messages: cell.assistant_messages,
@@ -144,7 +153,11 @@ export function checkHeader(value: unknown, where: string): AggregateHeader {
     throw new AggregateFileError(`${where}: not a tool-call-forensics aggregate file (no header naming ${AGGREGATE_FORMAT})`);
   if (value.schema_version !== AGGREGATE_SCHEMA_VERSION) {
     const said = Number.isSafeInteger(value.schema_version) ? String(value.schema_version) : 'unreadable';
-    throw new AggregateFileError(`${where}: schema version ${said} is foreign: this build reads schema version ${AGGREGATE_SCHEMA_VERSION} only`);
+    const older = typeof value.schema_version === 'number' && value.schema_version < AGGREGATE_SCHEMA_VERSION;
+    throw new AggregateFileError(
+      `${where}: schema version ${said} is foreign: this build reads schema version ${AGGREGATE_SCHEMA_VERSION} only` +
+        (older ? ' (an older build wrote it: export again with this one)' : ''),
+    );
   }
   sameKeys(value, HEADER_FIELDS, `${where}, header`);
   if (typeof value.machine !== 'string' || !MACHINE_PATTERN.test(value.machine))
@@ -183,6 +196,12 @@ export function checkRow(value: unknown, header: AggregateHeader, where: string)
   if (row.opportunity !== FINDING_OPPORTUNITY[row.code])
     throw new AggregateFileError(`${where}: ${row.code} is measured over ${FINDING_OPPORTUNITY[row.code]}, not another opportunity`);
   if (row.opportunities !== row[row.opportunity]) throw new AggregateFileError(`${where}: opportunities differ from the cell's ${row.opportunity}`);
+  // Sessions hold the findings: none without findings, at least one and at most one per finding with them;
+  // capped findings lie between one per session and SESSION_CAP per session, and never above the findings.
+  if (row.findings === 0 ? row.sessions !== 0 : row.sessions < 1 || row.sessions > row.findings)
+    throw new AggregateFileError(`${where}: sessions do not fit the findings (at least 1 and at most one per finding when there are findings, else 0)`);
+  if (row.capped_findings < row.sessions || row.capped_findings > Math.min(row.findings, SESSION_CAP * row.sessions))
+    throw new AggregateFileError(`${where}: capped_findings do not fit (between the sessions and ${SESSION_CAP} per session, at most the findings)`);
   return row;
 }
 
@@ -224,7 +243,7 @@ export function toMachineAggregates(a: Aggregates, where: string): TeamMachineAg
     ) {
       throw new AggregateFileError(`${where}, row ${i + 1}: the cell's denominators differ from an earlier row of the same cell`);
     }
-    if (r.findings > 0) cell.findings[r.code] = r.findings;
+    if (r.findings > 0) cell.findings[r.code] = { findings: r.findings, sessions: r.sessions, capped_findings: r.capped_findings };
   });
   const { format: _format, rows: _rows, ...machine } = a.header;
   return { machine, cells: [...cells.values()] };

@@ -87,6 +87,8 @@ export function createAggregatesSql(table: string): string {
   code String,
   opportunity String,
   findings UInt64,
+  sessions UInt64,
+  capped_findings UInt64,
   opportunities UInt64,
   assistant_messages UInt64,
   tool_use_turns UInt64,
@@ -100,6 +102,23 @@ export function createAggregatesSql(table: string): string {
 ) ENGINE = ReplacingMergeTree(push_version)
 PARTITION BY toYYYYMM(day)
 ORDER BY (machine, day, version, model, thread, code)`;
+}
+
+/**
+ * Columns added after the first release of the table (aggregate schema 2), with the column each
+ * follows. ClickHouse 18.16 has no ADD COLUMN IF NOT EXISTS, so push reads system.columns and adds
+ * what a table made by an older build lacks; old rows read 0 there.
+ */
+export const ADDED_COLUMNS = [
+  { name: 'sessions', type: 'UInt64', after: 'findings' },
+  { name: 'capped_findings', type: 'UInt64', after: 'sessions' },
+] as const;
+
+async function addMissingColumns(target: ClickHouseTarget): Promise<void> {
+  const [database, table] = target.table.includes('.') ? target.table.split('.') : [null, target.table];
+  const where = `database = ${database === null ? 'currentDatabase()' : quote(database!)} AND table = ${quote(table!)}`;
+  const have = new Set((await request(target, `SELECT name FROM system.columns WHERE ${where} FORMAT TabSeparated`)).split('\n').filter(Boolean));
+  for (const c of ADDED_COLUMNS) if (!have.has(c.name)) await request(target, `ALTER TABLE ${target.table} ADD COLUMN ${c.name} ${c.type} AFTER ${c.after}`);
 }
 
 /** Per machine: its files (ok, damaged, excluded) and what produced its rows; the newest push wins. */
@@ -147,6 +166,7 @@ export async function pushAggregates(target: ClickHouseTarget, all: Aggregates, 
   await request(target, 'SELECT 1');
   await request(target, createAggregatesSql(target.table));
   await request(target, createMachinesSql(target.table));
+  await addMissingColumns(target);
   const m = quote(a.header.machine);
   const previous = (await request(target, `SELECT max(push_version) AS v FROM ${target.table}_machines WHERE machine = ${m} FORMAT TabSeparated`)).trim();
   const previousRows = (await request(target, `SELECT max(push_version) AS v FROM ${target.table} WHERE machine = ${m} FORMAT TabSeparated`)).trim();
@@ -174,6 +194,8 @@ export async function pushAggregates(target: ClickHouseTarget, all: Aggregates, 
         ...k,
         opportunity: '',
         findings: 0,
+        sessions: 0,
+        capped_findings: 0,
         opportunities: 0,
         assistant_messages: 0,
         tool_use_turns: 0,

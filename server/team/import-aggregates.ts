@@ -43,7 +43,7 @@ export async function importAggregateFiles(db: Db, paths: readonly string[], opt
     imported: machines.map((m) => ({
       machine: m.machine.machine,
       cells: m.cells.length,
-      findings: m.cells.reduce((n, c) => n + Object.values(c.findings).reduce((a, b) => a + b, 0), 0),
+      findings: m.cells.reduce((n, c) => n + Object.values(c.findings).reduce((a, b) => a + b.findings, 0), 0),
       replaced: before.has(m.machine.machine),
     })),
     machines: teamMachines(db),

@@ -202,17 +202,17 @@ describe('roots and scans', () => {
     expect(added.json()).toMatchObject({ label: 'second', path: copy, last_indexed_at: null, files: 0 });
     expect((await t.get('/api/summary')).json.folders_never_indexed).toBe(1);
 
-    const [first, second] = [await post('/api/scans', { root_id: added.json().id }), await post('/api/scans', {})];
+    const [first, second] = [await post('/api/index-runs', { root_id: added.json().id }), await post('/api/index-runs', {})];
     expect(first.statusCode).toBe(202);
     expect(first.json().state).toBe('running');
     expect(second.statusCode).toBe(409);
-    expect(second.json().error.code).toBe('scan_running');
+    expect(second.json().error.code).toBe('index_running');
     const deleteWhileRunning = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(deleteWhileRunning.statusCode).toBe(409);
-    let state = (await t.get('/api/scans/current')).json;
+    let state = (await t.get('/api/index-runs/current')).json;
     while (state.state === 'running') {
       await new Promise((r) => setTimeout(r, 20));
-      state = (await t.get('/api/scans/current')).json;
+      state = (await t.get('/api/index-runs/current')).json;
     }
     expect(state).toMatchObject({ state: 'done', files_done: state.files_total, files_failed: 1 });
     expect(state.files_total).toBeGreaterThan(100);
@@ -230,8 +230,8 @@ describe('roots and scans', () => {
   });
 
   it('a POST with no body scans every root', async () => {
-    const r = await t.app.inject({ method: 'POST', url: '/api/scans', headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    const r = await t.app.inject({ method: 'POST', url: '/api/index-runs', headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(r.statusCode).toBe(202);
-    while ((await t.get('/api/scans/current')).json.state === 'running') await new Promise((res) => setTimeout(res, 20));
+    while ((await t.get('/api/index-runs/current')).json.state === 'running') await new Promise((res) => setTimeout(res, 20));
   });
 });

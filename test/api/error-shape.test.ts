@@ -20,7 +20,7 @@ describe('one error shape for every error', () => {
     ['invalid query', { url: '/api/summary?from=yesterday' }, 400, 'invalid_request'],
     ['unknown query value', { url: '/api/timeline?bucket=month' }, 400, 'invalid_request'],
     ['forged host', { url: '/api/summary', headers: { host: 'evil.example' } }, 403, 'forbidden_host'],
-    ['missing token', { url: '/api/scans', method: 'POST' }, 403, 'missing_token'],
+    ['missing token', { url: '/api/index-runs', method: 'POST' }, 403, 'missing_token'],
     ['unknown folder', { url: '/api/folders/999', method: 'DELETE', headers: { 'x-tcf-token': TOKEN } }, 404, 'not_found'],
     [
       'malformed JSON body',

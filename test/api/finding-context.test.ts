@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { indexRoots } from '../../server/store/index-roots';
+import { indexDatabase } from '../../server/index-database';
 import { type TestApp, testApp } from '../support/api-app';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';
@@ -168,7 +168,7 @@ describe('stable references and changed files', () => {
     const before = await findings();
     const file = join(root, '-home-user-project', 'compaction.jsonl');
     appendFileSync(join(root, '-home-user-project', 'run.jsonl'), '');
-    await indexRoots(t.db, { analyser: 'inline' });
+    await indexDatabase(t.db, { analyser: 'inline' });
     expect((await findings()).map((f) => f.id)).toEqual(before.map((f) => f.id));
 
     const ref = await refOf('compaction.jsonl', 'empty_tool_input_with_error_result', 2);

@@ -48,7 +48,7 @@ const ENDPOINTS = [
   '/api/files',
   '/api/files?status=failed',
   '/api/diagnostics',
-  '/api/scans/current',
+  '/api/index-runs/current',
   '/api/regressions',
   '/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42',
   '/api/compare?a=2026-05-01..2026-05-20&b=2026-05-21..2026-07-01',

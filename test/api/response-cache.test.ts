@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { type TestApp, testApp } from '../support/api-app';
 import { fixturesRoot } from '../support/detector-fixtures';
@@ -21,7 +21,7 @@ describe('cached GET responses never go stale', () => {
 
     const other = openDatabase(join(t.dir, 'index.db')); // as a CLI `index` run would
     addRoot(other, join(fixturesRoot, 'demo/projects'));
-    await indexRoots(other, { analyser: 'inline' });
+    await indexDatabase(other, { analyser: 'inline' });
     other.close();
 
     const after = await t.get('/api/summary');
@@ -54,7 +54,7 @@ describe('caching is declared per route (config: { cache: true })', () => {
 
   it('one finding (its strip re-reads the file), the folders (with paths), health and the export are not', async () => {
     const id = (await t.get('/api/findings')).json.rows[0].id as string;
-    for (const url of [`/api/findings/${id}`, '/api/folders', '/api/health', '/api/export?format=json', '/api/scans/current']) {
+    for (const url of [`/api/findings/${id}`, '/api/folders', '/api/health', '/api/export?format=json', '/api/index-runs/current']) {
       expect(await twice(url), url).toBeUndefined();
     }
   });

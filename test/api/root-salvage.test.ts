@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexRoots } from '../../server/store/index-roots';
+import { indexDatabase } from '../../server/index-database';
 import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 
 // Two complete rows on one line (a Claude Code writer bug after an unclean shutdown), then a good turn.
@@ -47,7 +47,7 @@ describe('per-folder salvage setting (PATCH /api/folders/:id)', () => {
     const r = await patch(1, { salvage: true });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ id: 1, salvage: true });
-    await indexRoots(t.db, { analyser: 'inline' });
+    await indexDatabase(t.db, { analyser: 'inline' });
     expect((await t.get('/api/folders')).json.rows[0]).toMatchObject({ salvage: true, files_failed: 0 });
     expect((await t.get('/api/summary')).json.assistant_messages).toBe(2);
     expect(t.db.prepare('SELECT salvaged FROM files').pluck().get()).toBe(1);

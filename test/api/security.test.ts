@@ -40,7 +40,7 @@ describe('requests a foreign page could forge are refused', () => {
   });
 
   it('refuses a cross-origin POST, even with the token', async () => {
-    const r = await inject({ method: 'POST', url: '/api/scans', headers: { origin: 'http://evil.example', 'x-tcf-token': TOKEN }, payload: {} });
+    const r = await inject({ method: 'POST', url: '/api/index-runs', headers: { origin: 'http://evil.example', 'x-tcf-token': TOKEN }, payload: {} });
     expect(r.statusCode).toBe(403);
     expect(r.json().error.code).toBe('forbidden_origin');
   });
@@ -56,8 +56,8 @@ describe('requests a foreign page could forge are refused', () => {
   });
 
   it('refuses a POST or DELETE with no Origin and no (or a wrong) token', async () => {
-    expect((await inject({ method: 'POST', url: '/api/scans', payload: {} })).json().error.code).toBe('missing_token');
-    expect((await inject({ method: 'POST', url: '/api/scans', headers: { 'x-tcf-token': TOKEN + 'x' }, payload: {} })).statusCode).toBe(403);
+    expect((await inject({ method: 'POST', url: '/api/index-runs', payload: {} })).json().error.code).toBe('missing_token');
+    expect((await inject({ method: 'POST', url: '/api/index-runs', headers: { 'x-tcf-token': TOKEN + 'x' }, payload: {} })).statusCode).toBe(403);
     expect((await inject({ method: 'DELETE', url: '/api/folders/1' })).statusCode).toBe(403);
   });
 
@@ -88,10 +88,10 @@ describe('requests a foreign page could forge are refused', () => {
   it('limits the rate of scan starts', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 25; i++)
-      statuses.push((await inject({ method: 'POST', url: '/api/scans', headers: { 'x-tcf-token': TOKEN }, payload: {} })).statusCode);
+      statuses.push((await inject({ method: 'POST', url: '/api/index-runs', headers: { 'x-tcf-token': TOKEN }, payload: {} })).statusCode);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.slice(0, 20).every((s) => s === 202 || s === 409)).toBe(true);
-    while ((await inject({ url: '/api/scans/current' })).json().state === 'running') await new Promise((r) => setTimeout(r, 20));
+    while ((await inject({ url: '/api/index-runs/current' })).json().state === 'running') await new Promise((r) => setTimeout(r, 20));
   });
 });
 

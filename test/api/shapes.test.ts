@@ -32,7 +32,7 @@ const OTHER_LISTS: Record<string, string[]> = {
   '/api/findings/:id': ['lines', 'source_lines', 'block_types', 'chain', 'session'],
 };
 /** Not JSON API shapes: the event stream, and the evidence report (a document with its own versioned format). */
-const NOT_CHECKED = new Set(['/api/scans/events', '/api/export']);
+const NOT_CHECKED = new Set(['/api/index-runs/events', '/api/export']);
 
 function keysOf(value: unknown, path: string, out: Array<[string, string]>): void {
   if (Array.isArray(value)) for (const v of value) keysOf(v, `${path}[]`, out);

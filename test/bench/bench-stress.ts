@@ -4,7 +4,10 @@
  *   1. a file of N million blank lines and a few rows (--blank-millions, 50): scan time, peak RSS;
  *   2. M tiny transcripts in nested folders (--files, 100000): index time, peak RSS, database
  *      size against the corpus size, and the event loop's worst lag while the server's runner
- *      indexes them (a timer every 10 ms; the largest delay seen).
+ *      indexes them (a timer every 10 ms; the largest delay seen), and the write transactions that
+ *      took over 30 ms. STRESS_GAPS=1 lists every delay over 50 ms with its phase and time (to line up
+ *      with `node --trace-gc`); STRESS_NO_AUTOCHECKPOINT=1 turns SQLite's automatic WAL checkpoint off,
+ *      to see whether slow commits are checkpoints. Step 3 runs the same probe idle: the noise floor.
  * Bounded: about a minute on a loaded 2-core machine with the defaults.
  */
 import { spawnSync } from 'node:child_process';
@@ -71,6 +74,11 @@ try {
       `database ${(Number(indexed.dbBytes) / 1e6).toFixed(1)} MB (${Math.round((100 * Number(indexed.dbBytes)) / corpusBytes)}% of the corpus), ` +
       `event-loop lag: worst ${indexed.lagMaxMs} ms, p99 ${indexed.lagP99Ms} ms, ${indexed.gapsOver50} timer delays over 50 ms (worst while ${indexed.worstPhase})`,
   );
+  const slow = String(indexed.slowTransactions ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map(Number);
+  console.log(`  write transactions over 30 ms (commits, and any WAL checkpoint a commit runs): ${slow.length}, worst ${Math.max(0, ...slow)} ms`);
   const idle = child(['idle', String(Math.min(30, Math.ceil(Number(indexed.seconds))))]);
   console.log(`noise floor (same probe, idle, same machine load): worst ${idle.lagMaxMs} ms, p99 ${idle.lagP99Ms} ms`);
 } finally {

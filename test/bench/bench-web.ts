@@ -8,9 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { generateRealScaleCorpus } from '../../fixtures/real-scale-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { startServer } from '../../server/serve';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
 import { launchChromium } from '../support/browser';
@@ -34,7 +34,7 @@ if (dbPath === 'real-scale') {
   rmSync(dbPath, { force: true });
   const db = openDatabase(dbPath);
   addRoot(db, join(out, 'projects'), 'real-scale');
-  await indexRoots(db, { analyser: 'inline' });
+  await indexDatabase(db, { analyser: 'inline' });
   db.close();
 }
 console.log(`index: ${dbPath}`);

@@ -8,9 +8,10 @@
 import { statSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { analyseFile } from '../../server/detect/analyse-file';
+import { IndexRunner } from '../../server/index/index-runner';
 import { openDatabase } from '../../server/store/database';
+import { sqliteIndexStore } from '../../server/store/index-store';
 import { addRoot } from '../../server/store/roots';
-import { ScanRunner } from '../../server/store/scan-runner';
 
 const [mode, a, b] = process.argv.slice(2);
 const started = performance.now();
@@ -41,26 +42,51 @@ if (mode === 'idle') {
   );
 } else if (mode === 'index') {
   const db = openDatabase(b!);
+  if (process.env.STRESS_NO_AUTOCHECKPOINT) db.pragma('wal_autocheckpoint = 0');
+  // Wall time of every write transaction on this thread (commits included, so a WAL checkpoint
+  // that a commit runs shows here): the slow ones, to tell them from other stalls.
+  const slowTransactions: number[] = [];
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: unknown[]) => unknown) => {
+    const tx = transaction(fn);
+    const timed =
+      (run: (...args: unknown[]) => unknown) =>
+      (...args: unknown[]) => {
+        const t = performance.now();
+        try {
+          return run(...args);
+        } finally {
+          const ms = performance.now() - t;
+          if (ms > 30) slowTransactions.push(Math.round(ms));
+        }
+      };
+    return Object.assign(timed(tx), { immediate: timed(tx.immediate), deferred: timed(tx.deferred), exclusive: timed(tx.exclusive) });
+  }) as typeof db.transaction;
   addRoot(db, a!);
-  // The server's way: a ScanRunner on the event loop, while a probe measures how late timers fire.
+  // The server's way: an IndexRunner on the event loop, while a probe measures how late timers fire.
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let worstGap = 0;
   let worstPhase = '';
   let phase = 'start';
   const gaps: string[] = [];
+  let memoryAtPeak = process.memoryUsage();
   let last = performance.now();
   const probe = setInterval(() => {
     const now = performance.now();
     const gap = now - last - 10;
-    if (gap > 50) gaps.push(`${phase}:${Math.round(gap)}`);
+    // Where the resident memory is when it peaks: this thread's heap, off-heap buffers, the rest (workers' heaps, SQLite, code).
+    const m = process.memoryUsage();
+    if (m.rss > memoryAtPeak.rss) memoryAtPeak = m;
+    // With the time since the process started (as --trace-gc prints it), to line gaps up with collections.
+    if (gap > 50) gaps.push(`${phase}:${Math.round(gap)}@${Math.round(now)}ms`);
     if (gap > worstGap) {
       worstGap = gap;
       worstPhase = phase;
     }
     last = now;
   }, 10);
-  const runner = new ScanRunner(db, 'auto', 100);
+  const runner = new IndexRunner(sqliteIndexStore(db), 'auto', 100);
   runner.on('progress', (s: { phase: string | null; files_done: number }) => {
     phase = `${s.phase}@${s.files_done}`;
   });
@@ -89,6 +115,8 @@ if (mode === 'idle') {
       worstPhase,
       gapsOver50: gaps.length,
       gaps: process.env.STRESS_GAPS ? gaps.join(' ') : undefined,
+      slowTransactions: slowTransactions.length ? slowTransactions.join(' ') : undefined,
+      memoryAtPeakMb: Object.fromEntries(Object.entries(memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)])),
     })}\n`,
   );
 }

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { startServer } from '../../server/serve';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
 import type { ModelRatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
@@ -48,7 +48,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     const db = openDatabase(dbPath);
     addRoot(db, join(tmp, 'demo/projects'), 'demo');
     addRoot(db, transcripts, 'canary');
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     db.close();
     // Every progress event is sent (no 100 ms throttle), so the bar's advance does not depend on
     // how fast this machine indexes the larger corpus.
@@ -187,29 +187,29 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.close();
   });
 
-  it('adds a folder and shows the progress bar advancing during a scan', async () => {
+  it('adds a folder and shows the progress bar advancing during an index run', async () => {
     const page = await open('/folders');
     await page.getByLabel('Folder (absolute path)').fill(join(tmp, 'big/projects'));
     await page.getByLabel('Label (shown instead of the path)').fill('big');
     await page.getByRole('button', { name: 'Add folder' }).click();
     await page.getByRole('cell', { name: 'big', exact: true }).waitFor();
     // Record every text the progress line shows, at each DOM change rather than by polling,
-    // so a fast scan cannot slip between two looks.
+    // so a fast index run cannot slip between two looks.
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { seenProgress: string[] }).seenProgress = seen;
       const record = () => {
-        const text = document.querySelector('main [data-testid="scan-files"]')?.textContent;
+        const text = document.querySelector('main [data-testid="index-run-files"]')?.textContent;
         if (text && seen[seen.length - 1] !== text) seen.push(text);
       };
       new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
-    await page.getByRole('button', { name: 'Scan all' }).click();
-    await expect.poll(() => page.locator('main [data-testid="scan-progress"]').getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
+    await page.getByRole('button', { name: 'Index all' }).click();
+    await expect.poll(() => page.locator('main [data-testid="index-run-progress"]').getAttribute('data-state'), { timeout: 60_000 }).toBe('done');
     const seen = new Set(await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress));
     expect(seen.size).toBeGreaterThan(2);
-    expect(await page.locator('main [data-testid="scan-progress"]').getAttribute('data-state')).toBe('done');
-    await page.screenshot({ path: join(artifacts, 'folders-after-scan.png'), fullPage: true });
+    expect(await page.locator('main [data-testid="index-run-progress"]').getAttribute('data-state')).toBe('done');
+    await page.screenshot({ path: join(artifacts, 'folders-after-index-run.png'), fullPage: true });
     await page.close();
   }, 90_000);
 

@@ -10,9 +10,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { generateRealScaleCorpus, REAL_SCALE_FIRST_BAD } from '../../fixtures/real-scale-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { startServer } from '../../server/serve';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
 import type { SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
@@ -36,7 +36,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
   async function index(name: string, projects: string) {
     const db = openDatabase(join(tmp, `${name}.db`));
     addRoot(db, projects, name);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     db.close();
     return startServer({ port: 0, db: join(tmp, `${name}.db`), webRoot: WEB_DIST, log: () => {} });
   }

@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { newestMtime } from '../../server/build-tools.mjs';
 import { fixturesRoot } from '../support/detector-fixtures';
 
 const root = join(import.meta.dirname, '../..');
@@ -17,15 +18,12 @@ afterAll(() => {
   rmSync(cacheDir, { recursive: true, force: true });
 });
 
-const fromBundle = (args: string[]) =>
-  spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir } });
+const fromBundle = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, TCF_CLI_BUNDLE_DIR: cacheDir, ...env },
+  });
 const fromSource = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], { encoding: 'utf8' });
-
-function newestMtime(path: string): number {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
-}
 
 function totalSize(path: string): number {
   const stat = statSync(path);
@@ -58,8 +56,12 @@ describe('the CLI launcher (npm run cli, npm start)', () => {
     // Large enough for the index to use worker threads (the bundled analyse-worker.mjs).
     generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 5, sessions: 600, canary: 'LAUNCHCANARY' });
     const projects = join(tmp, 'corpus/projects');
-    expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/store/index-roots.ts
-    const bundled = fromBundle(['index', projects, '--db', join(tmp, 'bundled.db')]);
+    expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/index/index-roots.ts
+    // The pool must find the bundled worker beside its own chunk (import.meta.url), not bundle one from source:
+    // with the temporary folder a plain file, building one (mkdtemp under it) would fail the run.
+    const notAFolder = join(tmp, 'tmpdir-is-a-file');
+    writeFileSync(notAFolder, '');
+    const bundled = fromBundle(['index', projects, '--db', join(tmp, 'bundled.db')], { TMPDIR: notAFolder });
     expect(bundled.stderr).toBe('');
     const source = fromSource(['index', projects, '--db', join(tmp, 'source.db')]);
     expect(bundled.status).toBe(source.status);

@@ -22,9 +22,9 @@ describe('empty_tool_input_with_error_result rule', () => {
       file(
         [call('a', true, 3)],
         [
-          { toolUseId: 'a', isError: true, line: 1, internalError: false, errorKind: 'missing_parameter', validation: true },
-          { toolUseId: 'a', isError: true, line: 7, internalError: false, errorKind: 'missing_parameter', validation: true },
-          { toolUseId: 'a', isError: true, line: 9, internalError: false, errorKind: 'missing_parameter', validation: true },
+          { toolUseId: 'a', isError: true, line: 1, errorKind: 'missing_parameter', validation: true },
+          { toolUseId: 'a', isError: true, line: 7, errorKind: 'missing_parameter', validation: true },
+          { toolUseId: 'a', isError: true, line: 9, errorKind: 'missing_parameter', validation: true },
         ],
       ),
     );
@@ -36,8 +36,8 @@ describe('empty_tool_input_with_error_result rule', () => {
         file(
           [call('a', true, 3)],
           [
-            { toolUseId: 'a', isError: false, line: 5, internalError: false, errorKind: null, validation: false },
-            { toolUseId: 'b', isError: true, line: 6, internalError: false, errorKind: 'missing_parameter', validation: true },
+            { toolUseId: 'a', isError: false, line: 5, errorKind: null, validation: false },
+            { toolUseId: 'b', isError: true, line: 6, errorKind: 'missing_parameter', validation: true },
           ],
         ),
       ),
@@ -46,7 +46,7 @@ describe('empty_tool_input_with_error_result rule', () => {
   it('ignores a call with arguments even when it errs', () => {
     expect(
       emptyToolInputWithErrorResult.detect(
-        file([call('a', false, 3)], [{ toolUseId: 'a', isError: true, line: 5, internalError: false, errorKind: 'missing_parameter', validation: true }]),
+        file([call('a', false, 3)], [{ toolUseId: 'a', isError: true, line: 5, errorKind: 'missing_parameter', validation: true }]),
       ),
     ).toEqual([]);
   });

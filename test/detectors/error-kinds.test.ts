@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyseFile } from '../../server/detect/analyse-file';
-import { ERROR_KINDS, errorKindOf, isValidationRefusal, PAIRING_ERRORS, pairingErrorKind } from '../../server/scan/harness-markers';
+import { PAIRING_ERRORS, pairingErrorKind } from '../../server/detect/api-tool-pairing-error';
+import { ERROR_KINDS, errorKindOf, isValidationRefusal } from '../../server/scan/harness-markers';
 import { fixturesRoot } from '../support/detector-fixtures';
 
 // Every wording below is quoted from real files or the issues that describe them (FORMAT.md §4 and §7,

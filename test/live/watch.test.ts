@@ -2,10 +2,10 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { indexDatabase } from '../../server/index-database';
 import type { LiveUpdate } from '../../server/live/watch-roots';
 import { startServer } from '../../server/serve';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { newCanary } from '../support/canary-transcripts';
 import { dumpIndex } from '../support/db-dump';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   writeFileSync(join(project, 'grows.jsonl'), sessionText('tool_call', canary, { idPrefix: 'grows' }));
   server = await startServer({ port: 0, db: join(tmp, 'live.db'), webRoot: null, log: () => {}, dirs: [root] });
   origin = `http://127.0.0.1:${server.port}`;
-  const response = await fetch(`${origin}/api/scans/events`);
+  const response = await fetch(`${origin}/api/index-runs/events`);
   stream = collectEvents(response.body!);
 });
 
@@ -124,7 +124,7 @@ describe('serve watches its folders', () => {
     const live = openDatabase(join(tmp, 'live.db'));
     const fresh = openDatabase(join(tmp, 'fresh.db'));
     addRoot(fresh, root);
-    await indexRoots(fresh, { analyser: 'inline' });
+    await indexDatabase(fresh, { analyser: 'inline' });
     const ends = (db: typeof live) =>
       db.prepare('SELECT rel_path, session_end, session_end_version, session_end_model, session_end_day FROM files ORDER BY rel_path').raw().all();
     expect(dumpIndex(live)).toEqual(dumpIndex(fresh));

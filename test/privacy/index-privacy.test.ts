@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 
@@ -24,13 +24,13 @@ describe('the index holds no payload', () => {
     const db = openDatabase(dbPath);
     addRoot(db, transcripts);
     addRoot(db, join(tmp, 'demo/projects'));
-    const summary = await indexRoots(db, { analyser: 'inline' });
+    const summary = await indexDatabase(db, { analyser: 'inline' });
     expect(summary.findingsAdded).toBeGreaterThan(0);
     expect(summary.filesFailed).toBeGreaterThan(0);
     const needle = Buffer.from(canary);
     expect(databaseBytes(dbPath).includes(needle)).toBe(false);
     // Salvage reads the damaged files again: still nothing of theirs but metadata.
-    const salvaged = await indexRoots(db, { analyser: 'inline', salvage: true });
+    const salvaged = await indexDatabase(db, { analyser: 'inline', salvage: true });
     expect(salvaged.filesSalvaged).toBe(2);
     expect(db.prepare('SELECT count(*) AS n FROM files WHERE salvaged = 1').get()).toEqual({ n: 2 });
     expect(db.prepare("SELECT count(*) AS n FROM findings WHERE code IN ('unparseable_tool_input', 'malformed_tool_use_exhausted')").get()).toEqual({ n: 3 });

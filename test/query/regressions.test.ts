@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { formatCodeFigure, formatCoverage, formatRateWithInterval } from '../../server/query/format-rate';
 import { getComparison } from '../../server/query/get-comparison';
 import type { RateRow } from '../../server/query/get-rates';
 import { codeRate, denominatorsOf } from '../../server/query/get-rates';
 import { cellsOf, dayVerdict, getRegressions, MIN_OPPORTUNITIES, versionVerdict } from '../../server/query/get-regressions';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
 
@@ -20,7 +20,7 @@ async function indexed(name: string, regression: 'from-2.1.40' | 'none') {
   generateDemoCorpus({ out: join(tmp, name), seed: 31, sessions: 600, canary: 'REGRCANARY', regression });
   const db = openDatabase(join(tmp, `${name}.db`));
   addRoot(db, join(tmp, name, 'projects'));
-  await indexRoots(db, { analyser: 'inline' });
+  await indexDatabase(db, { analyser: 'inline' });
   return db;
 }
 

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { getComparison } from '../../server/query/get-comparison';
 import { buildCards, getRegressions, MIN_OPPORTUNITIES, SESSION_CAP } from '../../server/query/get-regressions';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-cards-'));
@@ -16,7 +16,7 @@ async function indexed(name: string, regression: 'from-2.1.40' | 'none') {
   generateDemoCorpus({ out: join(tmp, name), seed: 31, sessions: 600, canary: 'CARDCANARY', regression });
   const db = openDatabase(join(tmp, `${name}.db`));
   addRoot(db, join(tmp, name, 'projects'));
-  await indexRoots(db, { analyser: 'inline' });
+  await indexDatabase(db, { analyser: 'inline' });
   return db;
 }
 

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { buildApp } from '../../server/app';
+import { IndexRunner } from '../../server/index/index-runner';
+import { indexDatabase } from '../../server/index-database';
 import { DatabaseError, latestSchemaVersion, openDatabase } from '../../server/store/database';
 import { IndexBusyError, tryAcquireIndexLock } from '../../server/store/index-lock';
-import { indexRoots } from '../../server/store/index-roots';
+import { sqliteIndexStore } from '../../server/store/index-store';
 import { addRoot, removeRoot } from '../../server/store/roots';
-import { ScanRunner } from '../../server/store/scan-runner';
 import { dumpIndex } from '../support/db-dump';
 import { cli, script } from './support/spawn';
 
@@ -27,7 +28,7 @@ async function cleanIndex(dirs: string[]) {
   const db = openDatabase(dbPath());
   try {
     for (const d of dirs) addRoot(db, d);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     return dumpIndex(db);
   } finally {
     db.close();
@@ -57,7 +58,8 @@ describe('concurrent runs on one database', () => {
     const path = dbPath();
     const runs = Array.from({ length: 4 }, () => script('open-db.ts', [path]));
     const codes = await Promise.all(runs.map((r) => r.exit));
-    expect(codes).toEqual([0, 0, 0, 0]);
+    // Say why when one fails (seen once in a full run at load average 12, not reproduced in 60 more processes).
+    expect(codes, runs.map((r) => r.stderr()).join('\n')).toEqual([0, 0, 0, 0]);
     expect(runs.map((r) => r.stdout().trim())).toEqual(Array(4).fill(String(latestSchemaVersion())));
   }, 60_000);
 
@@ -81,7 +83,7 @@ describe('concurrent runs on one database', () => {
       await run.waitFor('waiting: another index run');
       expect(run.stderr()).toContain(`(process ${process.pid})`);
       // The in-process run (the server's, say) proceeds under its lock; the CLI goes after it.
-      await indexRoots(db, { analyser: 'inline', lock, rootIds: [1] });
+      await indexDatabase(db, { analyser: 'inline', lock, rootIds: [1] });
       expect(await run.exit).toBe(2);
     } finally {
       db.close();
@@ -96,14 +98,14 @@ describe('concurrent runs on one database', () => {
     const holder = script('hold-lock.ts', [path], 'pipe');
     const host = '127.0.0.1:4319';
     const logged: string[] = [];
-    const scans = new ScanRunner(db, 'inline', 0, (line) => logged.push(line));
-    const app = await buildApp({ db, token: 't', allowedHosts: [host], scans });
+    const indexRuns = new IndexRunner(sqliteIndexStore(db), 'inline', 0, (line) => logged.push(line));
+    const app = await buildApp({ db, token: 't', allowedHosts: [host], indexRuns });
     try {
       await holder.waitFor('locked');
       const headers = { host, 'x-tcf-token': 't' };
-      const scan = await app.inject({ method: 'POST', url: '/api/scans', headers });
+      const scan = await app.inject({ method: 'POST', url: '/api/index-runs', headers });
       expect(scan.statusCode).toBe(409);
-      expect(scan.json().error).toMatchObject({ code: 'scan_running' });
+      expect(scan.json().error).toMatchObject({ code: 'index_running' });
       expect(scan.json().error.message).toContain(`process ${holder.proc.pid}`);
       const del = await app.inject({ method: 'DELETE', url: '/api/folders/1', headers });
       expect(del.statusCode).toBe(409);
@@ -111,14 +113,14 @@ describe('concurrent runs on one database', () => {
       expect(() => removeRoot(db, 1)).toThrow(IndexBusyError);
       holder.proc.kill('SIGKILL');
       await holder.exit;
-      const again = await app.inject({ method: 'POST', url: '/api/scans', headers });
+      const again = await app.inject({ method: 'POST', url: '/api/index-runs', headers });
       expect(again.statusCode).toBe(202);
       await new Promise<void>((resolve) => {
-        const done = () => scans.current().state !== 'running' && resolve();
-        scans.on('progress', done);
+        const done = () => indexRuns.current().state !== 'running' && resolve();
+        indexRuns.on('progress', done);
         done();
       });
-      expect(scans.current().state).toBe('done');
+      expect(indexRuns.current().state).toBe('done');
       expect(logged).toEqual([]);
     } finally {
       holder.proc.kill('SIGKILL');
@@ -136,7 +138,7 @@ describe('concurrent runs on one database', () => {
       addRoot(db, beta);
       const other = openDatabase(path);
       let deleted = false;
-      const summary = await indexRoots(db, {
+      const summary = await indexDatabase(db, {
         analyser: 'inline',
         onProgress: (p) => {
           if (p.phase === 'indexing' && p.filesDone === 5 && !deleted) {
@@ -147,7 +149,7 @@ describe('concurrent runs on one database', () => {
       });
       other.close();
       expect(deleted).toBe(true);
-      expect(summary.scanId).toBeGreaterThan(0);
+      expect(summary.indexRunId).toBeGreaterThan(0);
       expect((db.prepare('SELECT count(*) AS n FROM files WHERE root_id = 2').get() as { n: number }).n).toBe(0);
     } finally {
       db.close();
@@ -160,11 +162,11 @@ describe('concurrent runs on one database', () => {
     const db = openDatabase(path);
     try {
       addRoot(db, alpha);
-      await indexRoots(db, { analyser: 'inline' });
+      await indexDatabase(db, { analyser: 'inline' });
       // What an interleaved run used to leave: denominators from a part of the rows, marked as current.
       db.prepare('DELETE FROM root_cells WHERE cell_id % 2 = 0').run();
       db.prepare("UPDATE meta SET value = value + 1 WHERE key = 'rows_generation'").run();
-      const summary = await indexRoots(db, { analyser: 'inline' });
+      const summary = await indexDatabase(db, { analyser: 'inline' });
       expect(summary.filesChanged).toBe(0);
     } finally {
       db.close();

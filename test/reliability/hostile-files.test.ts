@@ -6,14 +6,15 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScan } from '../../server/cli/scan-command';
 import { analyseFile } from '../../server/detect/analyse-file';
+import { workerAnalyser } from '../../server/index/analysis-pool';
+import { IndexRunner } from '../../server/index/index-runner';
+import { indexDatabase } from '../../server/index-database';
 import { MAX_NESTING_DEPTH } from '../../server/scan/duplicate-keys';
 import { QUIET_PERIOD_MS, readJsonRows } from '../../server/scan/read-json-rows';
 import { type WalkResult, walkDirectory } from '../../server/scan/walk-inputs';
-import { workerAnalyser } from '../../server/store/analysis-pool';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
+import { sqliteIndexStore } from '../../server/store/index-store';
 import { addRoot } from '../../server/store/roots';
-import { ScanRunner } from '../../server/store/scan-runner';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-hostile-'));
 const servers: Server[] = [];
@@ -73,7 +74,7 @@ describe('FIFOs, sockets and other non-regular files never hang a run', () => {
     try {
       addRoot(db, dir);
       let swapped = false;
-      const summary = await indexRoots(db, {
+      const summary = await indexDatabase(db, {
         analyser: 'inline',
         onProgress: (p) => {
           // After the walk saw b.jsonl as a regular file, before it is read.
@@ -90,7 +91,7 @@ describe('FIFOs, sockets and other non-regular files never hang a run', () => {
         ['fifo.jsonl', 'not_regular_file'],
       ]);
       // The server's runner ends its scan, and the next one starts (no 409 forever).
-      const runner = new ScanRunner(db, 'inline', 0, () => {});
+      const runner = new IndexRunner(sqliteIndexStore(db), 'inline', 0, () => {});
       await runner.start().done;
       expect(runner.current().state).toBe('done');
       const again = runner.start();
@@ -148,7 +149,7 @@ describe('other coded failures', () => {
     const db = openDatabase(join(dir, 'idx.db'));
     try {
       addRoot(db, dir);
-      const summary = await indexRoots(db, { analyser: 'inline' });
+      const summary = await indexDatabase(db, { analyser: 'inline' });
       expect(summary.failures).toEqual([{ root: `case-${n}`, file: 'cut.jsonl', code: 'unfinished_last_line', line: 2 }]);
     } finally {
       db.close();
@@ -172,10 +173,10 @@ describe('other coded failures', () => {
     const db = openDatabase(join(dir, 'idx.db'));
     try {
       addRoot(db, dir);
-      expect((await indexRoots(db, { analyser: 'inline' })).filesInProgress).toBe(1);
+      expect((await indexDatabase(db, { analyser: 'inline' })).filesInProgress).toBe(1);
       const old = new Date(Date.now() - QUIET_PERIOD_MS - 60 * 1000);
       utimesSync(path, old, old);
-      expect((await indexRoots(db, { analyser: 'inline' })).failures).toEqual([
+      expect((await indexDatabase(db, { analyser: 'inline' })).failures).toEqual([
         { root: `case-${n}`, file: 'cut.jsonl', code: 'unfinished_last_line', line: 2 },
       ]);
     } finally {
@@ -183,16 +184,15 @@ describe('other coded failures', () => {
     }
   });
 
-  it('two file names that are not UTF-8 stay two entries, with their bytes escaped', () => {
+  it('two file names that are not UTF-8 stay two entries, with their bytes escaped, and are read (file-names.test.ts has more)', () => {
     const dir = folder();
     const name = (b: number) => Buffer.concat([Buffer.from(`${dir}/a`), Buffer.from([b]), Buffer.from('.jsonl')]);
     writeFileSync(name(0xff), `${assistant('m1')}\n`);
     writeFileSync(name(0xfe), `${assistant('m2')}\n`);
     const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
     walkDirectory(dir, '', walk);
-    expect(walk.problems).toEqual([
-      { name: 'a\\xfe.jsonl', code: 'unsupported_file_name' },
-      { name: 'a\\xff.jsonl', code: 'unsupported_file_name' },
-    ]);
+    expect(walk.problems).toEqual([]);
+    expect(walk.files.map((f) => f.name)).toEqual(['a\\xfe.jsonl', 'a\\xff.jsonl']);
+    expect(walk.files.map((f) => analyseFile(f.path).status)).toEqual(['ok', 'ok']);
   });
 });

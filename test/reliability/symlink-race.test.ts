@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyseFile } from '../../server/detect/analyse-file';
+import { analyseForIndex } from '../../server/index/analyse-for-index';
 import { type WalkResult, walkDirectory } from '../../server/scan/walk-inputs';
 import { script } from './support/spawn';
 
@@ -41,10 +41,10 @@ describe('a folder swapped for a symbolic link while the walk and the reads run'
         if (walk.symlinksSkipped > 0) sawLink++;
         for (const f of walk.files) {
           names.add(f.name);
-          const a = analyseFile(f.path, { forIndex: true });
+          const a = analyseForIndex(f.path);
           if (a.status === 'ok') {
             read++;
-            for (const c of a.messages!.cells) models.add(c.model ?? '');
+            for (const c of a.messages.cells) models.add(c.model ?? '');
           }
         }
       }

@@ -2,8 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { fixturesRoot } from '../support/detector-fixtures';
 
@@ -24,7 +24,7 @@ describe('salvage in the index: off by default, on per root', () => {
       const db = openDatabase(join(tmp, `${analyser}.db`));
       const a = addRoot(db, damaged);
       addRoot(db, other);
-      const first = await indexRoots(db, { analyser });
+      const first = await indexDatabase(db, { analyser });
       expect(first).toMatchObject({ filesFailed: 4, filesSalvaged: 0 });
       const codes = db.prepare('SELECT rel_path, error_code, error_line FROM files ORDER BY root_id, rel_path').all();
       expect(codes).toEqual([
@@ -34,7 +34,7 @@ describe('salvage in the index: off by default, on per root', () => {
         { rel_path: 'torn.jsonl', error_code: 'malformed_json', error_line: 2 },
       ]);
       // The per-folder setting: salvage only the first root.
-      const second = await indexRoots(db, { analyser, salvage: (rootId) => rootId === a.id });
+      const second = await indexDatabase(db, { analyser, salvage: (rootId) => rootId === a.id });
       expect(second).toMatchObject({ filesChanged: 2, filesSalvaged: 2, filesFailed: 2 });
       const rows = db
         .prepare(

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyseFile } from '../../server/detect/analyse-file';
+import { analyseForIndex } from '../../server/index/analyse-for-index';
 import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 import { fixturesRoot } from '../support/detector-fixtures';
 
@@ -54,19 +55,19 @@ describe('fail closed: every error code has a fixture with a located failure', (
 
 describe('damaged lines: told apart, and read only when the user asks (salvage)', () => {
   it('two complete rows on one line: every row read, the file labelled, nothing excluded', () => {
-    const a = analyseFile(join(errors, 'concatenated_rows.jsonl'), { salvage: true, forIndex: true });
+    const a = analyseForIndex(join(errors, 'concatenated_rows.jsonl'), { salvage: true });
     expect(a).toMatchObject({ status: 'ok', assistantMessages: 2, salvaged: [{ code: 'concatenated_rows', line: 2, rowsKept: 2, stubDropped: false }] });
-    if (a.status === 'ok') expect(a.messages?.hash.length).toBe(2);
+    if (a.status === 'ok') expect(a.messages.hash.length).toBe(2);
   });
   it('a torn row: dropped, and the messages it could belong to count nowhere', () => {
-    const a = analyseFile(join(errors, 'malformed_json-torn-row.jsonl'), { salvage: true, forIndex: true });
+    const a = analyseForIndex(join(errors, 'malformed_json-torn-row.jsonl'), { salvage: true });
     expect(a).toMatchObject({
       status: 'ok',
       assistantMessages: 0,
       findings: [],
       salvaged: [{ code: 'malformed_json', line: 2, rowsKept: 1, stubDropped: true }],
     });
-    if (a.status === 'ok') expect(a.messages?.hash.length).toBe(0);
+    if (a.status === 'ok') expect(a.messages.hash.length).toBe(0);
   });
   it('a line with nothing complete on it still fails, salvage or not', () => {
     expect(analyseFile(join(errors, 'malformed_json.jsonl'), { salvage: true })).toMatchObject({

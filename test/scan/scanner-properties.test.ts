@@ -130,14 +130,15 @@ describe('property: stream deltas', () => {
         const json = JSON.stringify(input);
         const points = [...new Set(cuts.map((c) => c % (json.length + 1)))].sort((a, b) => a - b);
         const chunks = [0, ...points, json.length].flatMap((p, i, all) => (i === 0 ? [] : [json.slice(all[i - 1], p)]));
-        const b = new CaptureBuilder('sse');
+        let parsed: unknown;
+        const b = new CaptureBuilder('sse', [{ toolInput: (_block, input) => (parsed = input) }]);
         let line = 1;
         b.addEvent({ type: 'message_start', message: { id: 'm', model: 'x' } }, line++);
         b.addEvent({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'n', input: {} } }, line++);
         for (const c of chunks) b.addEvent({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: c } }, line++);
         b.addEvent({ type: 'content_block_stop', index: 0 }, line++);
         const block = b.build().messages[0]!.blocks[0]!;
-        return block.unparseable === false && sameJson(block.parsedInput, JSON.parse(json));
+        return block.unparseable === false && sameJson(parsed, JSON.parse(json));
       }),
       { numRuns: 500, seed: 3 },
     );

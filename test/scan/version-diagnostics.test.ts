@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyseFile } from '../../server/detect/analyse-file';
+import { indexDatabase } from '../../server/index-database';
 import { getVersionDiagnostics } from '../../server/query/get-version-diagnostics';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-diag-'));
@@ -43,7 +43,7 @@ describe('per-version diagnostics', () => {
     expect(a.status).toBe('ok');
     const db = openDatabase(join(tmp, 'd.db'));
     addRoot(db, dir);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     const d = getVersionDiagnostics(db);
     db.close();
     expect(d).toEqual([
@@ -83,7 +83,7 @@ describe('call diagnostics reach the index (migration 006)', () => {
     writeFileSync(join(dir, 'subtypes.jsonl'), `${JSON.stringify({ type: 'system', subtype: 'brand_new_subtype', version: '2.1.300' })}\n`);
     const db = openDatabase(join(tmp, 'calls.db'));
     addRoot(db, dir);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     const rows = db
       .prepare<
         [],

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { runScan } from '../../server/cli/scan-command';
+import { indexDatabase } from '../../server/index-database';
 import { countOf, getRates } from '../../server/query/get-rates';
 import { getSummary } from '../../server/query/get-summary';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { describeWithShared, sharedDir } from '../support/shared-material';
 
@@ -65,7 +65,7 @@ describeWithShared('stream captures (../shared/bench/gen-captures.mjs)', () => {
   it('indexes captures by format, with the same counts', async () => {
     const db = openDatabase(join(dir, 'i.db'));
     addRoot(db, join(dir, 'captures'));
-    const s = await indexRoots(db, { analyser: 'inline' });
+    const s = await indexDatabase(db, { analyser: 'inline' });
     expect(s.formats).toEqual({ 'stream-json': 240, sse: 60 });
     expect(s.terminalReasons).toEqual(truth.terminal_reasons);
     expect(getSummary(db).files_by_format).toEqual({ 'stream-json': 240, sse: 60 });

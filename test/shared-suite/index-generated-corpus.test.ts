@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { indexDatabase } from '../../server/index-database';
 import { countOf, getRates } from '../../server/query/get-rates';
 import { getSummary } from '../../server/query/get-summary';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { safeModelId } from '../../shared/metadata-patterns';
@@ -19,7 +19,7 @@ describeWithShared('index on a generated corpus (../shared/bench/gen-corpus.mjs)
   beforeAll(async () => {
     db = openDatabase(join(corpus.dir, 'index.db'));
     addRoot(db, corpus.projects);
-    await indexRoots(db, { analyser: 'workers' });
+    await indexDatabase(db, { analyser: 'workers' });
   });
   afterAll(() => {
     db.close();

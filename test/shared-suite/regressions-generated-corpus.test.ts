@@ -1,10 +1,10 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { indexDatabase } from '../../server/index-database';
 import { getRates } from '../../server/query/get-rates';
 import { getRegressions } from '../../server/query/get-regressions';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { compareVersions } from '../../shared/version-order';
 import { generateCorpus } from '../support/generated-corpus';
@@ -18,7 +18,7 @@ describeWithShared('regression verdicts on ../shared/bench/gen-corpus.mjs', () =
   beforeAll(async () => {
     db = openDatabase(join(corpus.dir, 'index.db'));
     addRoot(db, corpus.projects);
-    await indexRoots(db, {});
+    await indexDatabase(db, {});
   });
   afterAll(() => {
     db.close();

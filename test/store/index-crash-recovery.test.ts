@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { dumpIndex } from '../support/db-dump';
 
@@ -55,12 +55,12 @@ describe('crash recovery', () => {
         .get() as { n: number };
       expect(disagreeing.n).toBe(0);
 
-      await indexRoots(db, { analyser: 'inline' });
-      expect(db.prepare('SELECT status FROM scans ORDER BY id').all()).toEqual([{ status: 'interrupted' }, { status: 'done' }]);
+      await indexDatabase(db, { analyser: 'inline' });
+      expect(db.prepare('SELECT status FROM index_runs ORDER BY id').all()).toEqual([{ status: 'interrupted' }, { status: 'done' }]);
       const clean = openDatabase(join(tmp, 'clean.db'));
       try {
         addRoot(clean, projects);
-        await indexRoots(clean, { analyser: 'inline' });
+        await indexDatabase(clean, { analyser: 'inline' });
         expect(dumpIndex(db)).toEqual(dumpIndex(clean));
       } finally {
         clean.close();

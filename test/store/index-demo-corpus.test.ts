@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
+import type { IndexSummary } from '../../server/index/index-roots';
+import { indexDatabase } from '../../server/index-database';
 import { countOf, getRates } from '../../server/query/get-rates';
 import { type Db, openDatabase } from '../../server/store/database';
-import { type IndexSummary, indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { cellTotals, dumpIndex } from '../support/db-dump';
 
@@ -23,8 +24,8 @@ describe('index of a generated corpus (exact against its truth)', () => {
     truth = generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 11, sessions: 120, canary: 'IDXCANARY' });
     db = openDatabase(join(tmp, 'a.db'));
     addRoot(db, projects);
-    first = await indexRoots(db, { analyser: 'inline' });
-    second = await indexRoots(db, { analyser: 'inline' });
+    first = await indexDatabase(db, { analyser: 'inline' });
+    second = await indexDatabase(db, { analyser: 'inline' });
   });
   afterAll(() => db.close());
 
@@ -61,7 +62,7 @@ describe('index of a generated corpus (exact against its truth)', () => {
   it('reads nothing again when nothing changed, and changes nothing', async () => {
     expect(second).toMatchObject({ filesChanged: 0, bytesRead: 0, filesUnchanged: first.filesSeen, findingsAdded: 0, findingsRemoved: 0 });
     const before = dumpIndex(db);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     expect(dumpIndex(db)).toEqual(before);
   });
 
@@ -69,7 +70,7 @@ describe('index of a generated corpus (exact against its truth)', () => {
     const other = openDatabase(join(tmp, 'workers.db'));
     try {
       addRoot(other, projects);
-      await indexRoots(other, { analyser: 'workers' });
+      await indexDatabase(other, { analyser: 'workers' });
       expect(dumpIndex(other)).toEqual(dumpIndex(db));
     } finally {
       other.close();

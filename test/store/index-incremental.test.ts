@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { dumpIndex } from '../support/db-dump';
 
@@ -21,7 +21,7 @@ async function fresh(): Promise<ReturnType<typeof dumpIndex>> {
   const other = openDatabase(join(tmp, `fresh-${run}-${Math.random()}.db`));
   try {
     addRoot(other, work);
-    await indexRoots(other, { analyser: 'inline' });
+    await indexDatabase(other, { analyser: 'inline' });
     return dumpIndex(other);
   } finally {
     other.close();
@@ -38,7 +38,7 @@ describe('incremental indexing equals indexing from scratch', () => {
     cpSync(join(pristine, 'projects'), work, { recursive: true });
     db = openDatabase(join(tmp, `incr-${run}.db`));
     addRoot(db, work);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     return () => db.close();
   });
 
@@ -46,7 +46,7 @@ describe('incremental indexing equals indexing from scratch', () => {
     const path = fileWithFinding();
     const lines = readFileSync(path, 'utf8').split('\n');
     writeFileSync(path, lines.filter((l) => !l.includes('"tool_use_error')).join('\n'));
-    const summary = await indexRoots(db, { analyser: 'inline' });
+    const summary = await indexDatabase(db, { analyser: 'inline' });
     expect(summary.filesChanged).toBe(1);
     expect(dumpIndex(db)).toEqual(await fresh());
   });
@@ -61,7 +61,7 @@ describe('incremental indexing equals indexing from scratch', () => {
         .map((r) => r.replace(/"msg_[0-9a-f]+"/, '"msg_appended0001"'))
         .join('\n') + '\n',
     );
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     expect(dumpIndex(db)).toEqual(await fresh());
   });
 
@@ -71,14 +71,14 @@ describe('incremental indexing equals indexing from scratch', () => {
     truncateSync(path, Math.floor(size / 2));
     appendFileSync(path, '\n');
     utimesSync(path, new Date(0), new Date(0));
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     expect(dumpIndex(db)).toEqual(await fresh());
   });
 
   it('a deleted file: its rows and findings go', async () => {
     const path = fileWithFinding();
     unlinkSync(path);
-    const summary = await indexRoots(db, { analyser: 'inline' });
+    const summary = await indexDatabase(db, { analyser: 'inline' });
     expect(summary.filesRemoved).toBe(1);
     expect(summary.findingsRemoved).toBeGreaterThan(0);
     expect(dumpIndex(db)).toEqual(await fresh());
@@ -90,7 +90,7 @@ describe('incremental indexing equals indexing from scratch', () => {
     const at = Math.floor(rows.length / 2);
     rows.splice(at, 0, '{"type":"assistant","message":{"id":"x","content":[{"type":"text","text":"a"}],"content":[]}}');
     writeFileSync(path, rows.join('\n') + '\n');
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     const rel = path.slice(work.length + 1);
     const file = db.prepare('SELECT id, status, error_code, error_line FROM files WHERE rel_path = ?').get(rel) as {
       id: number;
@@ -111,7 +111,7 @@ describe('incremental indexing equals indexing from scratch', () => {
     const originalMessages = (db.prepare('SELECT assistant_messages AS n FROM files WHERE rel_path = ?').get(original.slice(work.length + 1)) as { n: number })
       .n;
     unlinkSync(original);
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     // The original's messages live on in the copy, so the deduplicated count does not move.
     expect((db.prepare('SELECT sum(assistant_messages) AS n FROM root_cells').get() as { n: number }).n).toBe(countedBefore);
     expect(originalMessages).toBeGreaterThan(0);

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fileFingerprint } from '../../server/index/file-fingerprint';
+import { indexDatabase } from '../../server/index-database';
 import { projectRoot } from '../../server/project-root';
 import { openDatabase } from '../../server/store/database';
-import { fileFingerprint } from '../../server/store/file-fingerprint';
-import { indexRoots } from '../../server/store/index-roots';
 import { cellTotals } from '../support/db-dump';
 import { ERA_TRUTH, writeEraCorpus } from '../support/era-corpus';
 
@@ -54,7 +54,7 @@ describe('migration 005 on an existing index', () => {
     expect(db.prepare('SELECT count(*) FROM root_cells').pluck().get()).toBe(0);
     expect(db.prepare("SELECT value FROM meta WHERE key = 'root_cells_dirty'").pluck().get()).toBe('1');
 
-    const summary = await indexRoots(db, { analyser: 'inline' });
+    const summary = await indexDatabase(db, { analyser: 'inline' });
     // The seeded file is read again although its size and mtime did not change; the other three are new.
     expect(summary).toMatchObject({ filesChanged: 4, filesUnchanged: 0 });
     const legacy = cellTotals(db).find((c) => c.version === '2.1.20')!;

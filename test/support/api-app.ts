@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/app';
+import { indexDatabase } from '../../server/index-database';
 import type { App } from '../../server/routes/types';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 
 export const HOST = '127.0.0.1:4319';
@@ -24,7 +24,7 @@ export async function testApp(roots: string[], options: { demo?: boolean } = {})
   const dir = mkdtempSync(join(tmpdir(), 'tcf-api-'));
   const db = openDatabase(join(dir, 'index.db'));
   for (const root of roots) addRoot(db, root);
-  await indexRoots(db, { analyser: 'inline' });
+  await indexDatabase(db, { analyser: 'inline' });
   const app = await buildApp({
     db,
     token: TOKEN,

@@ -34,10 +34,8 @@ export function messageOf(over: Partial<AssistantMessage>): AssistantMessage {
     day: null,
     version: null,
     sidechain: false,
-    lastBlockType: null,
     leak: null,
     retryExhausted: false,
-    pairingError: null,
     damaged: false,
     ...over,
   };

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { getRates } from '../../server/query/get-rates';
+import { getVerdictCards } from '../../server/query/get-regressions';
 import { type Db, openDatabase } from '../../server/store/database';
 import { IndexBusyError, tryAcquireIndexLock } from '../../server/store/index-lock';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { aggregatesToNdjson, writeAggregateFile } from '../../server/team/aggregate-files';
 import { type AggregateRow, type Aggregates, HEADER_KEY } from '../../server/team/aggregate-format';
@@ -27,7 +28,9 @@ function teamDump(db: Db) {
     cells: all(
       'SELECT m.machine, c.day, c.version, c.model, c.sidechain, t.* FROM team_cells t JOIN team_machines m ON m.id = t.machine_id JOIN cells c ON c.id = t.cell_id ORDER BY 1, 2, 3, 4, 5',
     ),
-    findings: all('SELECT m.machine, t.cell_id, t.code, t.findings FROM team_findings t JOIN team_machines m ON m.id = t.machine_id ORDER BY 1, 2, 3'),
+    findings: all(
+      'SELECT m.machine, t.cell_id, t.code, t.findings, t.sessions, t.capped_findings FROM team_findings t JOIN team_machines m ON m.id = t.machine_id ORDER BY 1, 2, 3',
+    ),
   };
 }
 
@@ -53,7 +56,7 @@ describe('import-aggregates refuses bad input with a clear error and writes noth
     generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 5, sessions: 25 });
     const db = openDatabase(join(tmp, 'local.db'));
     addRoot(db, join(tmp, 'corpus/projects'));
-    await indexRoots(db, { analyser: 'inline' });
+    await indexDatabase(db, { analyser: 'inline' });
     good = collectAggregates(db, { machine: 'carol', toolVersion: '0.1.0' }).aggregates;
     db.close();
     team = openDatabase(join(tmp, 'team.db'));
@@ -75,8 +78,16 @@ describe('import-aggregates refuses bad input with a clear error and writes noth
 
   it('a foreign schema version, named before anything else is checked', async () => {
     const a = clone();
-    (a.header as { schema_version: number }).schema_version = 2;
-    await refuses([file(a)], /aggregate file 1, line 1: schema version 2 is foreign: this build reads schema version 1 only/);
+    (a.header as { schema_version: number }).schema_version = 3;
+    await refuses([file(a)], /aggregate file 1, line 1: schema version 3 is foreign: this build reads schema version 2 only$/);
+    // Version 1 (no sessions per cell): an older build's file, and the message says what to do.
+    const old = clone();
+    (old.header as { schema_version: number }).schema_version = 1;
+    for (const r of old.rows) {
+      delete (r as Partial<AggregateRow>).sessions;
+      delete (r as Partial<AggregateRow>).capped_findings;
+    }
+    await refuses([file(old)], /schema version 1 is foreign: this build reads schema version 2 only \(an older build wrote it: export again with this one\)/);
     await refuses([file('{"hello":1}\n')], /aggregate file 1, line 1: not a tool-call-forensics aggregate file/);
     await refuses([file('')], /empty file/);
   });
@@ -102,7 +113,17 @@ describe('import-aggregates refuses bad input with a clear error and writes noth
           type: 'STRING' as const,
         })),
         ...(
-          ['findings', 'opportunities', 'assistant_messages', 'tool_use_turns', 'stop_known_messages', 'capture_messages', 'synthetic_messages'] as const
+          [
+            'findings',
+            'sessions',
+            'capped_findings',
+            'opportunities',
+            'assistant_messages',
+            'tool_use_turns',
+            'stop_known_messages',
+            'capture_messages',
+            'synthetic_messages',
+          ] as const
         ).map((name) => ({
           name,
           data: rows.map((r, i) => BigInt(i === 2 && name === 'findings' ? -4 : r[name])),
@@ -116,6 +137,20 @@ describe('import-aggregates refuses bad input with a clear error and writes noth
     await refuses([path], /aggregate file 1, row 3: findings is not a non-negative integer/);
     writeFileSync(path, Buffer.concat([Buffer.from('PAR1'), Buffer.alloc(64), Buffer.from('PAR1')]));
     await refuses([path], /aggregate file 1: not a readable Parquet file/);
+  });
+
+  it('sessions and capped findings that cannot be: more sessions than findings, none with findings, caps out of range', async () => {
+    const i = good.rows.findIndex((r) => r.findings > 0);
+    const r = good.rows[i]!;
+    const line = new RegExp(`line ${i + 2}: sessions do not fit the findings`);
+    await refuses([file(withRow(i, { sessions: r.findings + 1 }))], line);
+    await refuses([file(withRow(i, { sessions: 0, capped_findings: 0 }))], line);
+    const empty = good.rows.findIndex((x) => x.findings === 0);
+    await refuses([file(withRow(empty, { sessions: 1 }))], new RegExp(`line ${empty + 2}: sessions do not fit the findings`));
+    const capped = new RegExp(`line ${i + 2}: capped_findings do not fit \\(between the sessions and 3 per session, at most the findings\\)`);
+    await refuses([file(withRow(i, { capped_findings: r.findings + 1 }))], capped);
+    await refuses([file(withRow(i, { capped_findings: r.sessions - 1 }))], capped);
+    await refuses([file(withRow(i, { findings: 7, sessions: 1, capped_findings: 4 }))], capped);
   });
 
   it('a duplicated machine among the files, even when both files are sound', async () => {
@@ -219,5 +254,32 @@ describe('import-aggregates refuses bad input with a clear error and writes noth
     expect(run.status).toBe(2);
     expect(run.stderr).toBe('error: aggregate file 1, line 5: findings is not a non-negative integer\n');
     expect(teamDump(team)).toEqual(baseline);
+  });
+});
+
+describe('team rows imported before aggregate schema 2 (migration 014 leaves their sessions NULL)', () => {
+  it('count in full on the cards, each machine as one session, as before', async () => {
+    generateDemoCorpus({ out: join(tmp, 'legacy'), seed: 31, sessions: 300, regression: 'from-2.1.40' });
+    const local = openDatabase(join(tmp, 'legacy-local.db'));
+    addRoot(local, join(tmp, 'legacy/projects'));
+    await indexDatabase(local, { analyser: 'inline' });
+    const path = join(tmp, 'legacy.ndjson');
+    writeAggregateFile(path, collectAggregates(local, { machine: 'erin', toolVersion: '0.1.0' }).aggregates, 'ndjson');
+    const truth = getVerdictCards(local);
+    local.close();
+    const team = openDatabase(join(tmp, 'legacy-team.db'));
+    await importAggregateFiles(team, [path]);
+    expect(getVerdictCards(team)).toEqual(truth);
+    team.prepare('UPDATE team_findings SET sessions = NULL, capped_findings = NULL').run();
+    const legacy = getVerdictCards(team);
+    const sides = legacy.rows.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
+    expect(sides.some((s) => s.events > 0)).toBe(true);
+    for (const s of sides) {
+      expect(s.count).toBe(s.events);
+      expect(s.sessions).toBe(s.events > 0 ? 1 : 0);
+    }
+    // The schema-2 counts were the finer ones: some side had more than one session.
+    expect(Math.max(...truth.rows.flatMap((c) => c.codes.map((code) => code.after.sessions)))).toBeGreaterThan(1);
+    team.close();
   });
 });

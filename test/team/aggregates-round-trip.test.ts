@@ -1,18 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { buildApp } from '../../server/app';
+import { indexDatabase } from '../../server/index-database';
 import { getComparison } from '../../server/query/get-comparison';
 import { getRates, type RateDimension } from '../../server/query/get-rates';
-import { getRegressions } from '../../server/query/get-regressions';
+import { getRegressions, getVerdictCards } from '../../server/query/get-regressions';
 import { getSummary } from '../../server/query/get-summary';
 import { getVersionMarkers } from '../../server/query/get-version-markers';
 import { getVersionModelRates } from '../../server/query/get-version-model-rates';
 import type { RateFilters } from '../../server/query/rate-filters';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import { readAggregateFile, writeAggregateFile } from '../../server/team/aggregate-files';
 import { collectAggregates } from '../../server/team/collect-aggregates';
@@ -20,6 +20,7 @@ import { importAggregateFiles } from '../../server/team/import-aggregates';
 import type { RegressionsResponse } from '../../shared/api-schemas';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { runCli } from '../support/run-cli';
+import { sessionRows } from '../support/session-transcripts';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-team-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ function corpora(): [DemoTruth, DemoTruth] {
 async function indexed(name: string, dirs: string[]): Promise<Db> {
   const db = openDatabase(join(tmp, `${name}.db`));
   for (const d of dirs) addRoot(db, d);
-  await indexRoots(db, { analyser: 'inline' });
+  await indexDatabase(db, { analyser: 'inline' });
   return db;
 }
 
@@ -55,6 +56,10 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
 
   beforeAll(async () => {
     corpora();
+    // One looping session on machine b: five lost calls in one file, so the per-session cap (3) is at work.
+    const loop = Array.from({ length: 5 }, (_, i) => sessionRows('lost_call', CANARY, { idPrefix: `loop${i}`, version: '2.1.90' }).slice(i === 0 ? 0 : 1));
+    mkdirSync(join(tmp, 'b/projects/-home-user-loop'), { recursive: true });
+    writeFileSync(join(tmp, 'b/projects/-home-user-loop/loop-session.jsonl'), loop.flat().join('\n') + '\n');
     const a = join(tmp, 'a/projects');
     const b = join(tmp, 'b/projects');
     alpha = await indexed('alpha', [a]);
@@ -117,6 +122,13 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     expect(named?.status).toBe('regression');
     expect(named?.first_bad).toBe('2.1.40');
     expect(getComparison(team, '2.1.36..2.1.39', '2.1.40..2.1.42', {})).toEqual(getComparison(both, '2.1.36..2.1.39', '2.1.40..2.1.42', {}));
+  });
+
+  it('gives equal verdict cards under filters: sessions counted and findings capped per session, as one index counts them', () => {
+    for (const filters of filterSets) expect(getVerdictCards(team, filters), JSON.stringify(filters)).toEqual(getVerdictCards(both, filters));
+    // The cap is at work: some side counts fewer findings than events (a session with more than SESSION_CAP).
+    const sides = getVerdictCards(team).rows.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
+    expect(sides.some((s) => s.count < s.events)).toBe(true);
   });
 
   it('gives an equal summary: machines count as sources, their damaged and excluded files are counted', () => {
@@ -207,7 +219,7 @@ describe('aggregates of the canary transcripts hold no payload', () => {
     const root = writeCanaryTranscripts(join(tmp, 'canary'), canary);
     const db = openDatabase(join(tmp, 'canary.db'));
     addRoot(db, root);
-    const summary = await indexRoots(db, { analyser: 'inline' });
+    const summary = await indexDatabase(db, { analyser: 'inline' });
     expect(summary.findingsAdded).toBeGreaterThan(0);
     expect(summary.filesFailed).toBeGreaterThan(0);
     const { aggregates } = collectAggregates(db, { toolVersion: '0.1.0' });
@@ -232,31 +244,25 @@ describe('aggregates of the canary transcripts hold no payload', () => {
   });
 });
 
-/** Everything but the verdict cards: those count sessions, which team rows do not carry. */
+/** Everything but the verdict cards (compared by expectTeamCards, which says what differs where). */
 function withoutCards(r: RegressionsResponse) {
   const { rows: _cards, ...rest } = r;
   return rest;
 }
 
 /**
- * The cards of a team database: the same change points and opportunities as one index of both
- * corpora; findings uncapped (team rows have no sessions to cap), so their count is every event;
- * sessions a lower bound (each machine with findings counts as one).
+ * The cards of a team database equal those of one index of both corpora: the same change points,
+ * strengths and opportunities, findings capped per session, and sessions counted from the
+ * per-cell session counts the machines exported (aggregate schema 2). Exact here because no
+ * session of these corpora has findings of one code in two cells of a side; where one does, the
+ * team counts it once per cell (see "Verdict cards on team rows" in the README and the unit test
+ * below).
  */
 function expectTeamCards(merged: RegressionsResponse, truth: RegressionsResponse) {
-  expect(merged.rows.map((c) => c.id).sort()).toEqual(truth.rows.map((c) => c.id).sort());
   expect(merged.rows.length).toBeGreaterThan(0);
-  for (const card of merged.rows) {
-    const other = truth.rows.find((c) => c.id === card.id)!;
-    for (const code of card.codes) {
-      const same = other.codes.find((c) => c.code === code.code)!;
-      for (const side of ['before', 'after'] as const) {
-        expect(code[side].opportunities).toBe(same[side].opportunities);
-        expect(code[side].events).toBe(same[side].events);
-        expect(code[side].count).toBe(code[side].events);
-        expect(code[side].sessions).toBeLessThanOrEqual(Math.min(2, same[side].sessions));
-        expect(code[side].sessions > 0).toBe(same[side].sessions > 0);
-      }
-    }
-  }
+  expect(merged.rows).toEqual(truth.rows);
+  // Not a comparison of cards without sessions: some side has several, and some capped count is below its events.
+  const sides = merged.rows.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
+  expect(Math.max(...sides.map((s) => s.sessions))).toBeGreaterThan(2);
+  expect(merged.rows.some((c) => c.strength === 'strong')).toBe(true);
 }

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/index-database';
 import { getRates } from '../../server/query/get-rates';
 import { type Db, openDatabase } from '../../server/store/database';
-import { indexRoots } from '../../server/store/index-roots';
 import { addRoot } from '../../server/store/roots';
 import type { Aggregates } from '../../server/team/aggregate-format';
-import { clickHouseTarget, pushAggregates } from '../../server/team/clickhouse';
+import { clickHouseTarget, createAggregatesSql, pushAggregates } from '../../server/team/clickhouse';
 import { collectAggregates } from '../../server/team/collect-aggregates';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
@@ -88,7 +88,7 @@ describe.skipIf(bin === null)('push to a real ClickHouse (Debian clickhouse-serv
     for (const [name, dirs] of Object.entries({ ...roots, all: Object.values(roots).flat() })) {
       const db = openDatabase(dbs[name as keyof typeof dbs]);
       for (const d of dirs) addRoot(db, d);
-      await indexRoots(db, { analyser: 'inline' });
+      await indexDatabase(db, { analyser: 'inline' });
       db.close();
     }
   }, 180_000);
@@ -216,6 +216,27 @@ describe.skipIf(bin === null)('push to a real ClickHouse (Debian clickhouse-serv
     const all = openDatabase(dbs.all);
     expect(await versionSums(ch, ['alpha', 'beta', 'gamma'])).toEqual(localSums(all));
     all.close();
+  });
+
+  it('adds the session columns to a table an older build made (no ADD COLUMN IF NOT EXISTS in 18.16), and fills them', async () => {
+    const old = createAggregatesSql('old_build').replace('  sessions UInt64,\n  capped_findings UInt64,\n', '');
+    expect(old).not.toContain('sessions');
+    await ch.query(old);
+    for (let round = 0; round < 2; round++) {
+      const run = runCli(['push', '--clickhouse', ch.url, '--machine', 'alpha', '--db', dbs.alpha, '--table', 'old_build']);
+      expect(run.status, run.stderr).toBe(0);
+    }
+    const columns = await ch.query("SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'old_build' FORMAT TSV");
+    expect(columns.split('\n').slice(7, 10)).toEqual(['findings', 'sessions', 'capped_findings']);
+    const db = openDatabase(dbs.alpha);
+    const local = collectAggregates(db, { machine: 'alpha', toolVersion: '0.1.0' }).aggregates.rows;
+    db.close();
+    const sum = (k: 'sessions' | 'capped_findings') => local.reduce((n, r) => n + r[k], 0);
+    const [sessions, capped] = (await ch.query('SELECT sum(sessions), sum(capped_findings) FROM old_build FINAL FORMAT TSV')).trim().split('\t').map(Number);
+    expect(sum('sessions')).toBeGreaterThan(0);
+    expect([sessions, capped]).toEqual([sum('sessions'), sum('capped_findings')]);
+    await ch.query('DROP TABLE old_build');
+    await ch.query('DROP TABLE IF EXISTS old_build_machines');
   });
 
   it('credentials in the URL travel as basic authentication and never appear in a message', async () => {

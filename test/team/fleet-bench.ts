@@ -2,7 +2,9 @@
  * A bounded fleet measurement (not a test): a private ClickHouse, MACHINES synthetic machines
  * pushing DAYS days each through the real push path, then the table's size on disk and the time
  * of the README's per-version rate query with FINAL. Run: node --import tsx test/team/fleet-bench.ts
- * (FLEET_MACHINES, FLEET_DAYS to change the size). Needs clickhouse-server.
+ * (FLEET_MACHINES, FLEET_DAYS to change the size). FLEET_COPIES=N then copies the pushed rows
+ * N-1 times inside ClickHouse under other machine names (INSERT … SELECT: a fleet of N × MACHINES
+ * without N × the push time), so the query is timed at fleet size. Needs clickhouse-server.
  */
 
 import { type Aggregates, buildAggregates } from '../../server/team/aggregate-format';
@@ -12,6 +14,7 @@ import { clickHouseBinary, startClickHouse } from './clickhouse-server';
 
 const MACHINES = Number(process.env.FLEET_MACHINES ?? 100);
 const DAYS = Number(process.env.FLEET_DAYS ?? 30);
+const COPIES = Number(process.env.FLEET_COPIES ?? 1);
 const VERSIONS = ['2.1.150', '2.1.151', '2.1.152', '2.1.153', '2.1.154'];
 const MODELS = ['claude-opus-4-8', 'claude-sonnet-4-6'];
 
@@ -29,7 +32,12 @@ function machineAggregates(m: number): Aggregates {
         for (const sidechain of [0, 1] as const) {
           const turns = Math.floor(20 + rand() * 200);
           const findings: Record<string, number> = {};
-          for (const code of FINDING_CODES) if (rand() < 0.1) findings[code] = Math.floor(1 + rand() * 4);
+          const sessions: Record<string, { sessions: number; capped: number }> = {};
+          for (const code of FINDING_CODES) {
+            if (rand() >= 0.1) continue;
+            findings[code] = Math.floor(1 + rand() * 4);
+            sessions[code] = { sessions: 1, capped: Math.min(3, findings[code]) };
+          }
           cells.push({
             day,
             version,
@@ -41,6 +49,7 @@ function machineAggregates(m: number): Aggregates {
             capture_messages: 0,
             synthetic_messages: 0,
             findings,
+            sessions,
           });
         }
       }
@@ -58,6 +67,17 @@ try {
   const started = performance.now();
   for (let m = 0; m < MACHINES; m++) rows += (await pushAggregates(target, machineAggregates(m))).rows;
   const pushMs = performance.now() - started;
+  if (COPIES > 1) {
+    const columns = (await ch.query("SELECT name FROM system.columns WHERE database = currentDatabase() AND table = 'tcf_aggregates' FORMAT TSV"))
+      .split('\n')
+      .filter(Boolean);
+    for (let c = 1; c < COPIES; c++) {
+      const select = columns.map((name) => (name === 'machine' ? `concat(machine, '-copy${c}') AS machine` : name)).join(', ');
+      // The filter sits in a subquery: ClickHouse lets WHERE see the outer alias `machine`, which is always a copy's name.
+      await ch.query(`INSERT INTO tcf_aggregates SELECT ${select} FROM (SELECT * FROM tcf_aggregates WHERE NOT like(machine, '%-copy%'))`);
+    }
+    rows *= COPIES;
+  }
   const sql = `SELECT version, code, sum(findings) AS k, sum(opportunities) AS n, 1000 * k / n AS per_1000
     FROM tcf_aggregates FINAL WHERE day >= '2026-01-01' GROUP BY version, code ORDER BY version, code FORMAT Null`;
   const timed = async () => {
@@ -76,12 +96,14 @@ try {
   const times = await timed();
   console.log(
     JSON.stringify({
-      machines: MACHINES,
+      machines: MACHINES * COPIES,
+      pushed_machines: MACHINES,
       days: DAYS,
       rows,
-      rows_per_machine_day: rows / MACHINES / DAYS,
+      rows_per_machine_day: rows / MACHINES / COPIES / DAYS,
       push_seconds_total: +(pushMs / 1000).toFixed(2),
       push_ms_per_machine: +(pushMs / MACHINES).toFixed(1),
+      rows_in_table_final: Number(await ch.query('SELECT count() FROM tcf_aggregates FINAL')),
       bytes_on_disk: disk,
       bytes_per_row: +(disk / rows).toFixed(2),
       active_parts_before_merge: parts,

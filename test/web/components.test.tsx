@@ -1,13 +1,13 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { ScanState } from '../../shared/api-schemas';
+import type { IndexRunState } from '../../shared/api-schemas';
 import { ApiError } from '../../web/src/api/client';
-import { ScanProgress } from '../../web/src/components/ScanProgress';
+import { IndexRunProgress } from '../../web/src/components/IndexRunProgress';
 import { ErrorBanner, StatCard } from '../../web/src/components/ui';
 
-const state = (over: Partial<ScanState>): ScanState => ({
+const state = (over: Partial<IndexRunState>): IndexRunState => ({
   state: 'running',
-  scan_id: null,
+  index_run_id: null,
   root_id: null,
   phase: 'indexing',
   files_done: 25,
@@ -25,8 +25,8 @@ const state = (over: Partial<ScanState>): ScanState => ({
 });
 
 describe('components', () => {
-  it('ScanProgress shows bytes done as the bar, files, rate, ETA and failures', () => {
-    const html = renderToStaticMarkup(<ScanProgress state={state({})} />);
+  it('IndexRunProgress shows bytes done as the bar, files, rate, ETA and failures', () => {
+    const html = renderToStaticMarkup(<IndexRunProgress state={state({})} />);
     expect(html).toContain('aria-valuenow="25"');
     expect(html).toContain('width:25%');
     expect(html).toContain('25/100 files');
@@ -35,16 +35,18 @@ describe('components', () => {
     expect(html).toContain('2 failed');
   });
 
-  it('ScanProgress shows nothing when no scan ever ran, and a full bar when done', () => {
-    expect(renderToStaticMarkup(<ScanProgress state={state({ state: 'idle' })} />)).toBe('');
-    const done = renderToStaticMarkup(<ScanProgress state={state({ state: 'done', files_done: 100, bytes_done: 200_000_000 })} />);
+  it('IndexRunProgress shows nothing when no index run ever ran, and a full bar when done', () => {
+    expect(renderToStaticMarkup(<IndexRunProgress state={state({ state: 'idle' })} />)).toBe('');
+    const done = renderToStaticMarkup(<IndexRunProgress state={state({ state: 'done', files_done: 100, bytes_done: 200_000_000 })} />);
     expect(done).toContain('aria-valuenow="100"');
-    expect(done).toContain('Last scan finished');
+    expect(done).toContain('Last index run finished');
     expect(done).not.toContain('ETA');
   });
 
   it('ErrorBanner shows the API error message and code, and hides other errors behind a generic one', () => {
-    expect(renderToStaticMarkup(<ErrorBanner error={new ApiError(409, 'scan_running', 'a scan is already running')} />)).toContain('a scan is already running');
+    expect(renderToStaticMarkup(<ErrorBanner error={new ApiError(409, 'index_running', 'an index run is already running')} />)).toContain(
+      'an index run is already running',
+    );
     const other = renderToStaticMarkup(<ErrorBanner error={new Error('/home/secret/path exploded')} />);
     expect(other).toContain('something went wrong');
     expect(other).not.toContain('secret');

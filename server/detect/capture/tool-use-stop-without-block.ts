@@ -1,8 +1,9 @@
-import type { CaptureDetector } from './capture-detector';
+import type { Detector } from '../detector';
 
 /** message_delta said stop_reason tool_use, but no tool_use block was started in that message. */
-export const toolUseStopWithoutBlock: CaptureDetector = {
+export const toolUseStopWithoutBlock: Detector<'capture'> = {
   code: 'tool_use_stop_without_block',
+  source: 'capture',
   detect(file) {
     return file.messages
       .filter((m) => m.stopReason === 'tool_use' && m.stopLine !== null && !m.blocks.some((b) => b.type === 'tool_use'))

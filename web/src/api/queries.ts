@@ -9,10 +9,10 @@ import type {
   Folder,
   FoldersResponse,
   HealthResponse,
+  IndexRunState,
   ModelRatesResponse,
   RedactionQuery,
   RegressionsResponse,
-  ScanState,
   SessionResponse,
   SummaryResponse,
   TimelineResponse,
@@ -96,7 +96,7 @@ export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: ()
 
 export const useFolders = () => useQuery({ queryKey: ['folders'], queryFn: () => api.get<FoldersResponse>('/api/folders') });
 
-export const useScanState = () => useQuery({ queryKey: ['scan'], queryFn: () => api.get<ScanState>('/api/scans/current') });
+export const useIndexRunState = () => useQuery({ queryKey: ['index-run'], queryFn: () => api.get<IndexRunState>('/api/index-runs/current') });
 
 /** After anything that changes the index, every figure on the page is refetched. */
 function useInvalidateAll() {
@@ -114,7 +114,7 @@ export function useRemoveFolder() {
   return useMutation({ mutationFn: (id: number) => api.delete(`/api/folders/${id}`), onSuccess: invalidate });
 }
 
-/** A folder's salvage setting (read the complete rows of damaged files); the next scan applies it. */
+/** A folder's salvage setting (read the complete rows of damaged files); the next index run applies it. */
 export function useSetFolderSalvage() {
   const invalidate = useInvalidateAll();
   return useMutation({
@@ -123,11 +123,11 @@ export function useSetFolderSalvage() {
   });
 }
 
-export function useStartScan() {
+export function useStartIndexRun() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (folderId?: number) => api.post<ScanState>('/api/scans', folderId === undefined ? {} : { root_id: folderId }),
-    onSuccess: (state) => client.setQueryData(['scan'], state),
+    mutationFn: (folderId?: number) => api.post<IndexRunState>('/api/index-runs', folderId === undefined ? {} : { root_id: folderId }),
+    onSuccess: (state) => client.setQueryData(['index-run'], state),
   });
 }
 

@@ -1,10 +1,10 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, NavLink, Route, Routes } from 'react-router';
-import { useHealth, useScanState } from '../api/queries';
-import { useScanEvents } from '../api/scan-events';
+import { useIndexRunEvents } from '../api/index-run-events';
+import { useHealth, useIndexRunState } from '../api/queries';
+import { IndexRunProgress } from '../components/IndexRunProgress';
 import { LiveNotice } from '../components/LiveNotice';
-import { ScanProgress } from '../components/ScanProgress';
 import { Skeleton } from '../components/ui';
 import { OverviewPage } from '../pages/OverviewPage';
 
@@ -35,9 +35,9 @@ const NAV = [
 ] as const;
 
 function Shell() {
-  useScanEvents();
+  useIndexRunEvents();
   const health = useHealth();
-  const scan = useScanState();
+  const indexRun = useIndexRunState();
   return (
     <>
       <header className="topbar">
@@ -58,9 +58,9 @@ function Shell() {
           ))}
         </nav>
       </header>
-      {scan.data?.state === 'running' && (
+      {indexRun.data?.state === 'running' && (
         <div className="topbar-progress">
-          <ScanProgress state={scan.data} />
+          <IndexRunProgress state={indexRun.data} />
         </div>
       )}
       <LiveNotice />

@@ -1,27 +1,27 @@
 import { useState } from 'react';
-import { useAddFolder, useFolders, useHealth, useRemoveFolder, useScanState, useSetFolderSalvage, useStartScan } from '../api/queries';
-import { ScanProgress } from '../components/ScanProgress';
+import { useAddFolder, useFolders, useHealth, useIndexRunState, useRemoveFolder, useSetFolderSalvage, useStartIndexRun } from '../api/queries';
+import { IndexRunProgress } from '../components/IndexRunProgress';
 import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
 import { formatCount, formatTimestamp } from '../lib/format';
 
 /** The folders the owner added (what is indexed): add, index, salvage setting, remove. */
 export function FoldersPage() {
   const folders = useFolders();
-  const scan = useScanState();
+  const indexRun = useIndexRunState();
   const health = useHealth();
   const add = useAddFolder();
   const remove = useRemoveFolder();
-  const start = useStartScan();
+  const start = useStartIndexRun();
   const salvage = useSetFolderSalvage();
   const [path, setPath] = useState('');
   const [label, setLabel] = useState('');
-  const running = scan.data?.state === 'running';
+  const running = indexRun.data?.state === 'running';
 
   return (
     <div className="page">
       <h1>Folders</h1>
       <p className="muted">
-        Nothing is scanned unless you add it here (or with <code>index</code> on the command line). Symbolic links are never followed. Only metadata is stored:
+        Nothing is indexed unless you add it here (or with <code>index</code> on the command line). Symbolic links are never followed. Only metadata is stored:
         codes, relative file names, line numbers, counts and digests — never what a conversation said. Claude Code keeps transcripts in{' '}
         <code>~/.claude/projects</code>.
       </p>
@@ -68,11 +68,11 @@ export function FoldersPage() {
         title="Folders"
         actions={
           <button type="button" disabled={running || !folders.data?.rows.length || start.isPending} onClick={() => start.mutate(undefined)}>
-            {running ? 'Scanning…' : 'Scan all'}
+            {running ? 'Indexing…' : 'Index all'}
           </button>
         }
       >
-        {scan.data && <ScanProgress state={scan.data} />}
+        {indexRun.data && <IndexRunProgress state={indexRun.data} />}
         {!folders.data ? (
           <Skeleton height={120} />
         ) : folders.data.rows.length === 0 ? (
@@ -119,7 +119,7 @@ export function FoldersPage() {
                     </td>
                     <td className="actions">
                       <button type="button" disabled={running} onClick={() => start.mutate(r.id)}>
-                        Scan
+                        Index
                       </button>
                       <button
                         type="button"

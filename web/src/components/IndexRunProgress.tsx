@@ -1,8 +1,8 @@
-import type { ScanState } from '../../../shared/api-schemas';
+import type { IndexRunState } from '../../../shared/api-schemas';
 import { formatBytes, formatDuration } from '../lib/format';
 
-/** The live progress bar of the running (or last) scan. */
-export function ScanProgress({ state }: { state: ScanState }) {
+/** The live progress bar of the running (or last) index run. */
+export function IndexRunProgress({ state }: { state: IndexRunState }) {
   if (state.state === 'idle') return null;
   const fraction =
     state.state === 'done'
@@ -14,13 +14,13 @@ export function ScanProgress({ state }: { state: ScanState }) {
           : 0;
   const percent = Math.round(fraction * 100);
   return (
-    <div className="progress" data-testid="scan-progress" data-state={state.state}>
-      <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label="Scan progress">
+    <div className="progress" data-testid="index-run-progress" data-state={state.state}>
+      <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label="Index run progress">
         <div className="progress-fill" style={{ width: `${percent}%` }} />
       </div>
       <div className="progress-text">
-        {state.state === 'running' ? `Scanning (${state.phase ?? 'starting'})` : state.state === 'done' ? 'Last scan finished' : 'Last scan failed'}:{' '}
-        <span data-testid="scan-files">
+        {state.state === 'running' ? `Indexing (${state.phase ?? 'starting'})` : state.state === 'done' ? 'Last index run finished' : 'Last index run failed'}:{' '}
+        <span data-testid="index-run-files">
           {state.files_done}/{state.files_total} files
         </span>
         , {formatBytes(state.bytes_done)} of {formatBytes(state.bytes_total)}, {formatBytes(state.bytes_per_second)}/s

@@ -1,19 +1,19 @@
 import { EventEmitter } from 'node:events';
-import type { ScanState } from '../../shared/api-schemas';
-import type { Db } from './database';
-import { describeDatabaseError } from './database';
-import { IndexBusyError, tryAcquireIndexLock } from './index-lock';
+import type { IndexRunState } from '../../shared/api-schemas';
 import { type IndexProgress, type IndexSummary, indexRoots } from './index-roots';
+import { type IndexLock, type IndexStore, isIndexBusy } from './index-store';
 
-export class ScanBusyError extends Error {
-  constructor(message = 'a scan is already running') {
+/** The server runs one index run at a time; another was asked for while one runs (or a CLI run holds the database). */
+export class IndexRunningError extends Error {
+  readonly code = 'index_running';
+  constructor(message = 'an index run is already running') {
     super(message);
   }
 }
 
-const IDLE: ScanState = {
+const IDLE: IndexRunState = {
   state: 'idle',
-  scan_id: null,
+  index_run_id: null,
   root_id: null,
   phase: null,
   files_done: 0,
@@ -30,11 +30,11 @@ const IDLE: ScanState = {
 };
 
 /**
- * Runs one index at a time for the server and publishes its progress ('progress' events with
- * the same ScanState that GET /api/scans/current returns), throttled for the progress bar.
+ * Runs one index run at a time for the server and publishes its progress ('progress' events with
+ * the same IndexRunState that GET /api/index-runs/current returns), throttled for the progress bar.
  */
-export class ScanRunner extends EventEmitter {
-  private state: ScanState = { ...IDLE };
+export class IndexRunner extends EventEmitter {
+  private state: IndexRunState = { ...IDLE };
   private lastEmit = 0;
 
   /**
@@ -43,7 +43,7 @@ export class ScanRunner extends EventEmitter {
    * flooding slow clients.
    */
   constructor(
-    private readonly db: Db,
+    private readonly store: IndexStore,
     private readonly analyser: 'auto' | 'workers' | 'inline' = 'auto',
     private readonly progressIntervalMs = 100,
     private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
@@ -52,7 +52,7 @@ export class ScanRunner extends EventEmitter {
     this.setMaxListeners(100);
   }
 
-  current(): ScanState {
+  current(): IndexRunState {
     return { ...this.state };
   }
 
@@ -60,22 +60,22 @@ export class ScanRunner extends EventEmitter {
     return this.state.state === 'running';
   }
 
-  /** Starts indexing all roots, or one; resolves when it ends. Throws ScanBusyError when one runs. */
-  start(rootId?: number): { state: ScanState; done: Promise<IndexSummary | null> } {
-    if (this.running) throw new ScanBusyError();
+  /** Starts an index run of all roots, or one; resolves when it ends. Throws IndexRunningError when one runs. */
+  start(rootId?: number): { state: IndexRunState; done: Promise<IndexSummary | null> } {
+    if (this.running) throw new IndexRunningError();
     // The database's index lock, taken now: when a CLI run holds it, the caller hears so at
-    // once (409) instead of a scan that waits or fails later.
-    let lock: ReturnType<typeof tryAcquireIndexLock>;
+    // once (409) instead of a run that waits or fails later.
+    let lock: IndexLock;
     try {
-      lock = tryAcquireIndexLock(this.db);
+      lock = this.store.tryAcquireLock();
     } catch (error) {
-      if (error instanceof IndexBusyError) throw new ScanBusyError(error.message);
+      if (isIndexBusy(error)) throw new IndexRunningError(error.message);
       throw error;
     }
     const startedAt = new Date();
     this.state = { ...IDLE, state: 'running', root_id: rootId ?? null, phase: 'walking', started_at: startedAt.toISOString() };
     this.publish(true);
-    const done = indexRoots(this.db, {
+    const done = indexRoots(this.store, {
       rootIds: rootId === undefined ? undefined : [rootId],
       analyser: this.analyser,
       lock,
@@ -85,7 +85,7 @@ export class ScanRunner extends EventEmitter {
         this.state = {
           ...this.state,
           state: 'done',
-          scan_id: summary.scanId,
+          index_run_id: summary.indexRunId,
           phase: 'done',
           finished_at: new Date().toISOString(),
           files_failed: summary.filesFailed,
@@ -98,8 +98,8 @@ export class ScanRunner extends EventEmitter {
       },
       (error: unknown) => {
         // Never silent: the reason goes to the server's log, by kind only (a message could hold a path).
-        const known = describeDatabaseError(error);
-        this.log(`scan failed: ${known ? `${known.code}: ${known.message}` : `internal failure (${error instanceof Error ? error.name : 'unknown'})`}`);
+        const known = this.store.describeError(error);
+        this.log(`index run failed: ${known ? `${known.code}: ${known.message}` : `internal failure (${error instanceof Error ? error.name : 'unknown'})`}`);
         this.state = { ...this.state, state: 'failed', finished_at: new Date().toISOString() };
         this.publish(true);
         return null;

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { startServer } from '../../server/serve';
-import type { ScanState } from '../../shared/api-schemas';
+import type { IndexRunState } from '../../shared/api-schemas';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-sse-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe('GET /api/scans/events', () => {
+describe('GET /api/index-runs/events', () => {
   it('streams the state at once, then progress that advances to done', async () => {
     // Large enough (about 25 MB) that indexing spans many progress events.
     generateDemoCorpus({ out: tmp, seed: 8, sessions: 800, canary: 'SSECANARY' });
@@ -22,10 +22,10 @@ describe('GET /api/scans/events', () => {
         body: JSON.stringify({ path: join(tmp, 'projects') }),
       });
       expect(added.status).toBe(201);
-      const events = await fetch(`${origin}/api/scans/events`);
+      const events = await fetch(`${origin}/api/index-runs/events`);
       expect(events.headers.get('content-type')).toContain('text/event-stream');
       const reader = events.body!.getReader();
-      const states: ScanState[] = [];
+      const states: IndexRunState[] = [];
       let buffer = '';
       const read = async () => {
         const { value, done } = await reader.read();
@@ -36,12 +36,12 @@ describe('GET /api/scans/events', () => {
           const chunk = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
           const data = chunk.split('\n').find((l) => l.startsWith('data: '));
-          if (data) states.push(JSON.parse(data.slice(6)) as ScanState);
+          if (data) states.push(JSON.parse(data.slice(6)) as IndexRunState);
         }
       };
       await read();
       expect(states[0]!.state).toBe('idle');
-      const started = await fetch(`${origin}/api/scans`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: '{}' });
+      const started = await fetch(`${origin}/api/index-runs`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: '{}' });
       expect(started.status).toBe(202);
       while (states.at(-1)!.state !== 'done') await read();
       await reader.cancel();

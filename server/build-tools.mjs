@@ -1,0 +1,28 @@
+// What the launcher (server/cli/launch.mjs, plain JavaScript), the index's worker pool, the page
+// build check and their tests share: the esbuild options of every server bundle, and the newest
+// modification time under a path. Plain JavaScript so that launch.mjs can import it before
+// anything could compile TypeScript; its types are in build-tools.d.mts.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The esbuild options every server bundle uses (the CLI with its worker, or the worker alone). */
+export const SERVER_BUNDLE_OPTIONS = Object.freeze({
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'silent',
+});
+
+/** The index's worker entry, relative to the checkout. */
+export const ANALYSE_WORKER_SOURCE = 'server/index/analyse-worker.ts';
+
+/** The file name of the bundled worker, beside the CLI's chunks (or alone in a temporary folder). */
+export const ANALYSE_WORKER_BUNDLE = 'analyse-worker.mjs';
+
+/** The newest modification time (ms) of a file, or of a folder and everything under it. */
+export function newestMtime(path) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
+}

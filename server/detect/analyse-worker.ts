@@ -1,8 +1,0 @@
-import { analyseFile, type FileAnalysis } from './analyse-file';
-
-/** Worker-thread entry for the index: a batch of files in (small files travel together), their payload-free analyses out. */
-export default function analyseInWorker(task: string[] | { paths: string[]; salvage: boolean[] }): FileAnalysis[] {
-  const paths = Array.isArray(task) ? task : task.paths;
-  const salvage = Array.isArray(task) ? [] : task.salvage;
-  return paths.map((path, i) => analyseFile(path, { forIndex: true, salvage: salvage[i] === true }));
-}

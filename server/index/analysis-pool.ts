@@ -1,0 +1,93 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
+import { projectRoot } from '../project-root';
+import { analyseForIndex, type IndexAnalysis } from './analyse-for-index';
+
+export interface Analyser {
+  /** Analyses a batch of files (one task per batch, so thousands of small files cost few round trips); `salvage[i]` per file. */
+  analyse(paths: string[], salvage?: boolean[]): Promise<IndexAnalysis[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * The bundled worker beside a module, or null. Run from the CLI's bundle (server/cli/launch.mjs),
+ * this module is one of the bundle's chunks and `analyse-worker.mjs` sits in the same folder; run
+ * from source (tests, tsx), this module is server/index/analysis-pool.ts and there is none beside it.
+ */
+export function bundledWorkerBeside(moduleUrl: string): string | null {
+  const file = fileURLToPath(new URL(`./${ANALYSE_WORKER_BUNDLE}`, moduleUrl));
+  return existsSync(file) ? file : null;
+}
+
+/**
+ * The worker's code bundled into one plain JavaScript file: a worker that had to load the
+ * TypeScript loader and resolve every module through it took ~400 ms to start; this takes
+ * ~60 ms to build and the workers start at once. The CLI's launcher bundles it with the CLI
+ * (from the same sources); run from source (tests, tsx, `npm run dev`) it is rebuilt per pool,
+ * so it is never stale — with esbuild's asynchronous build, in esbuild's own process, so the
+ * caller's event loop is not held while it bundles (buildSync held it 60–200 ms).
+ */
+async function bundleWorker(): Promise<{ file: string; dispose: () => void }> {
+  const prebuilt = bundledWorkerBeside(import.meta.url);
+  if (prebuilt !== null) return { file: prebuilt, dispose: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'tcf-worker-'));
+  const file = join(dir, ANALYSE_WORKER_BUNDLE);
+  const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+  await build({ ...SERVER_BUNDLE_OPTIONS, entryPoints: [join(projectRoot, ANALYSE_WORKER_SOURCE)], outfile: file });
+  return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Young generation of each analysis thread (MB); see workerAnalyser. */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
+/** Parse and detect in worker threads, one per core; results come back to the single writer. */
+export function workerAnalyser(threads = availableParallelism()): Analyser {
+  // Started at once, awaited by the first batch: the pool exists once its worker's bundle does.
+  const started = bundleWorker().then((bundle) => ({
+    bundle,
+    pool: new Piscina<string[] | { paths: string[]; salvage: boolean[] }, IndexAnalysis[]>({
+      filename: bundle.file,
+      // Start every thread at once, so neither core waits for a late one.
+      minThreads: Math.max(1, threads),
+      maxThreads: Math.max(1, threads),
+      // The bundle is plain JavaScript: the workers need none of the parent's loader flags (tsx).
+      execArgv: [],
+      // Parsing gigabytes of JSON lines makes V8 grow each thread's young generation towards its
+      // default ceiling, and peak RSS with it (~305 MB over a 3 GB corpus, ~180 MB over 300 MB). At
+      // 16 MB per worker: ~277 MB and ~165 MB (8 MB gave ~237 and ~151). Objects that outlive a
+      // scavenge move to the old generation as before; nothing is limited but the nursery's size.
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+    }),
+  }));
+  // A failed build is reported by the first analyse (and by close), never as an unhandled rejection.
+  started.catch(() => {});
+  return {
+    analyse: async (paths, salvage) => (await started).pool.run(salvage?.some(Boolean) ? { paths, salvage } : paths),
+    close: async () => {
+      const { bundle, pool } = await started;
+      await pool.destroy();
+      bundle.dispose();
+    },
+  };
+}
+
+/** Same work on the calling thread: cheaper than starting workers for a handful of small files. */
+export function inlineAnalyser(): Analyser {
+  return {
+    analyse: async (paths, salvage) => {
+      const out: IndexAnalysis[] = [];
+      for (const [i, path] of paths.entries()) {
+        // Yield to the event loop between files, so a server stays responsive and progress flows.
+        await new Promise((resolve) => setImmediate(resolve));
+        out.push(analyseForIndex(path, { salvage: salvage?.[i] === true }));
+      }
+      return out;
+    },
+    close: async () => {},
+  };
+}

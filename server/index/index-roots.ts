@@ -1,0 +1,128 @@
+import type { IndexAnalysis } from './analyse-for-index';
+import { type Analyser, inlineAnalyser, workerAnalyser } from './analysis-pool';
+import type { FileJob, IndexBusy, IndexLock, IndexStore } from './index-store';
+import { countWrittenFile, emptySummary, type IndexProgress, type IndexSummary } from './index-summary';
+import { planRoot } from './plan-root';
+import { analyseAndWrite } from './schedule';
+
+export type { IndexProgress, IndexSummary } from './index-summary';
+
+export interface IndexOptions {
+  /** Only these roots; all roots when absent. */
+  rootIds?: number[];
+  onProgress?: (progress: IndexProgress) => void;
+  /** 'auto' starts worker threads only when there is enough to read to pay for them. */
+  analyser?: 'auto' | 'workers' | 'inline';
+  /**
+   * The database's index lock, already taken (the server takes it before answering 202).
+   * Without one, the run takes it, waiting while another run holds it.
+   */
+  lock?: IndexLock;
+  /** Told once when another run holds the lock and this one waits for it. */
+  onWaiting?: (holder: IndexBusy) => void;
+  /**
+   * Read the complete rows of damaged files instead of failing them: for every root (true) or
+   * per root (a per-folder setting). Files that failed before are read again when it is on.
+   */
+  salvage?: boolean | ((rootId: number) => boolean);
+}
+
+const WORKERS_WORTH_BYTES = 16 * 1024 * 1024;
+const HEARTBEAT_MS = 30_000;
+
+/**
+ * One index run over roots, incrementally: unchanged files (size, mtime, fingerprint) are not
+ * read again; changed ones are analysed in worker threads and written by this thread, one
+ * transaction per file, so a crash at any moment leaves a consistent database that the next
+ * run completes. plan (each root) → analyse (workers) → write (each file) → finish (denominators).
+ */
+export async function indexRoots(store: IndexStore, options: IndexOptions = {}): Promise<IndexSummary> {
+  const lock = options.lock ?? (await store.acquireLock(options.onWaiting));
+  try {
+    return await indexLocked(store, options, lock);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * One run, holding the database's index lock: runs on one database are serialized, so two
+ * never interleave their writes (and the store's generation numbers keep the denominators
+ * right even if they did).
+ */
+async function indexLocked(store: IndexStore, options: IndexOptions, lock: IndexLock): Promise<IndexSummary> {
+  const started = Date.now();
+  const roots = store.roots(options.rootIds);
+  const indexRunId = store.startRun(roots.length === 1 ? roots[0]!.id : null, new Date(started).toISOString());
+  const summary = emptySummary(indexRunId, roots.length);
+  const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };
+  const report = () => options.onProgress?.({ ...progress, elapsedMs: Date.now() - started });
+  report();
+
+  let lastBeat = Date.now();
+  const beat = () => {
+    if (Date.now() - lastBeat < HEARTBEAT_MS) return;
+    lock.heartbeat();
+    lastBeat = Date.now();
+  };
+  // --salvage (true) or a caller's choice per root; without either, each folder's own setting.
+  const ownSetting = new Map(roots.map((r) => [r.id, r.salvage === 1]));
+  const salvageOf = (rootId: number) =>
+    typeof options.salvage === 'function'
+      ? options.salvage(rootId)
+      : options.salvage === true || (options.salvage === undefined && ownSetting.get(rootId) === true);
+
+  const jobs: FileJob[] = [];
+  for (const root of roots) jobs.push(...(await planRoot(store, root, summary, salvageOf(root.id))));
+  // Largest first: one very long transcript cannot be split, so it starts at once while the
+  // other cores share the rest.
+  jobs.sort((a, b) => b.size - a.size);
+  progress.phase = 'indexing';
+  progress.filesTotal = jobs.length;
+  progress.bytesTotal = jobs.reduce((n, j) => n + j.size, 0);
+  report();
+
+  const mode = options.analyser ?? 'auto';
+  const parallel = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= WORKERS_WORTH_BYTES && jobs.length > 1);
+  const analyser: Analyser = parallel ? workerAnalyser() : inlineAnalyser();
+  try {
+    await analyseAndWrite(jobs, {
+      analyser,
+      parallel,
+      salvageOf,
+      onSlice: beat,
+      write: (job: FileJob, analysis: IndexAnalysis) => {
+        // Removed (by another process) since the walk: nothing of it came back, nothing is counted.
+        if (store.writeFile(job, analysis)) countWrittenFile(summary, job, analysis);
+        progress.filesDone++;
+        progress.bytesDone += job.size;
+        if (analysis.status === 'failed') progress.filesFailed++;
+        report();
+      },
+    });
+  } finally {
+    await analyser.close();
+  }
+
+  progress.phase = 'finishing';
+  report();
+  const finished = await store.finishRun(
+    indexRunId,
+    roots.map((r) => r.id),
+    {
+      filesSeen: summary.filesSeen,
+      filesChanged: summary.filesChanged,
+      filesRemoved: summary.filesRemoved,
+      filesFailed: summary.filesFailed,
+      bytesRead: summary.bytesRead,
+      findingsAdded: summary.findingsAdded,
+      findingsRemoved: summary.findingsRemoved,
+    },
+    started,
+  );
+  summary.failures = finished.failures;
+  summary.durationMs = finished.durationMs;
+  progress.phase = 'done';
+  report();
+  return summary;
+}

@@ -1,0 +1,109 @@
+import type { IndexAnalysis } from './analyse-for-index';
+
+/**
+ * What an index run needs from storage, and nothing more. `server/index/` defines it and never
+ * imports `server/store/`; `server/store/index-store.ts` implements it with its prepared
+ * statements; the composition (CLI, server, folder watcher) hands that implementation to the run.
+ * Every method that writes runs in one transaction of its own.
+ */
+export interface IndexStore {
+  /** Takes the database's index lock, waiting while another run holds it (told once through `onWaiting`). */
+  acquireLock(onWaiting?: (holder: IndexBusy) => void): Promise<IndexLock>;
+  /** Takes the lock now, or throws an `IndexBusy` error when another run holds it. */
+  tryAcquireLock(): IndexLock;
+  /** Marks any run still recorded as running as interrupted (called holding the lock: such a run died) and records a new run. */
+  startRun(rootId: number | null, startedAt: string): number;
+  /** These roots in the order given (all, in id order, when absent); ids that do not exist are left out. */
+  roots(ids?: readonly number[]): IndexRoot[];
+  /** What the index holds for the files of a root: how planning tells a changed file from an unchanged one. */
+  knownFiles(rootId: number): KnownFile[];
+  /** Records a failed entry of a root (replacing what a known file had); false when the root was removed meanwhile. */
+  writeFailedEntry(entry: FailedEntry, old: KnownFile | undefined): boolean;
+  /** Drops the rows of files that are gone. */
+  removeFiles(files: readonly KnownFile[]): void;
+  /** Replaces everything the index holds for one file with this analysis; false when its root was removed (nothing written). */
+  writeFile(job: FileJob, analysis: IndexAnalysis): boolean;
+  /** A storage failure (disk full, database locked…) by code and a message that holds no path; null for any other error. */
+  describeError(error: unknown): { code: string; message: string } | null;
+  /**
+   * The run's closing transaction: rebuilds the denominators when anything changed since they were
+   * last built, marks the roots indexed, records the run's totals and duration (from `startedMs`,
+   * the run's start on Date.now()'s clock), and returns every failed file of the roots (this
+   * run's or an earlier one's, unchanged since) in path order. Asynchronous: the rebuild sorts
+   * every message of the index, which the store may do off the caller's event loop first.
+   */
+  finishRun(runId: number, rootIds: readonly number[], totals: IndexRunTotals, startedMs: number): Promise<{ failures: IndexFailure[]; durationMs: number }>;
+}
+
+/** A folder the user added, as the index sees it. */
+export interface IndexRoot {
+  id: number;
+  path: string;
+  label: string;
+  /** 1: the owner asked to salvage this folder's damaged files. */
+  salvage: number;
+}
+
+export interface KnownFile {
+  id: number;
+  rel_path: string;
+  size: number;
+  mtime_ms: number;
+  fingerprint: string;
+  status: 'ok' | 'failed' | 'in_progress';
+  findings: number;
+}
+
+export interface FailedEntry {
+  rootId: number;
+  relPath: string;
+  code: string;
+  size: number;
+  mtimeMs: number;
+  fingerprint: string;
+}
+
+/** One file to (re)read, as planning found it. */
+export interface FileJob {
+  rootId: number;
+  relPath: string;
+  path: string;
+  size: number;
+  mtimeMs: number;
+  fingerprint: string;
+  /** Findings the index held for the file before: they are replaced. */
+  previousFindings: number;
+}
+
+export interface IndexLock {
+  /** Refreshes the heartbeat; throws when the lock was taken over (this run must stop writing). */
+  heartbeat(): void;
+  release(): void;
+}
+
+/** Another index run holds the database. */
+export interface IndexBusy extends Error {
+  readonly code: 'index_running';
+  readonly pid: number;
+}
+
+export function isIndexBusy(error: unknown): error is IndexBusy {
+  return error instanceof Error && (error as { code?: unknown }).code === 'index_running';
+}
+
+export interface IndexRunTotals {
+  filesSeen: number;
+  filesChanged: number;
+  filesRemoved: number;
+  filesFailed: number;
+  bytesRead: number;
+  findingsAdded: number;
+  findingsRemoved: number;
+}
+
+export interface IndexFailure {
+  root: string;
+  file: string;
+  code: string;
+  line: number | null;
+}

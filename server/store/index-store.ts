@@ -1,0 +1,253 @@
+import { safeTimestamp } from '../../shared/metadata-patterns';
+import type { IndexAnalysis, MessageCell } from '../index/analyse-for-index';
+import type { FailedEntry, FileJob, IndexFailure, IndexStore, KnownFile } from '../index/index-store';
+import { type Db, describeDatabaseError } from './database';
+import { rebuildDenominatorsOffThread } from './denominators-off-thread';
+import { acquireIndexLock, tryAcquireIndexLock } from './index-lock';
+import { type IndexStatements, prepareIndexStatements, type RootRow } from './index-statements';
+
+/** Set by older builds when the denominators needed rebuilding; still honoured. */
+const DIRTY = 'root_cells_dirty';
+/** Bumped by every transaction that changes indexed rows. */
+const CHANGED = 'rows_generation';
+/** The generation the denominators were last rebuilt from. */
+const REBUILT = 'root_cells_generation';
+const NO_SESSION_END = { end: null, version: null, model: null, day: null };
+
+/**
+ * The denominators are rebuilt at the end of a run when any change happened since they were
+ * last built: every writing transaction bumps a generation number in the same transaction as
+ * its change, and the rebuild records the generation it saw, in its own transaction. Whatever
+ * the interleaving of runs, crashes or deletions, a change after a rebuild leaves the two
+ * numbers different until a later rebuild, so none is ever lost (a "dirty" flag cleared by
+ * whichever run finished first lost the other run's changes).
+ */
+export function markChanged(st: IndexStatements): void {
+  st.setMeta.run(CHANGED, String(Number(st.getMeta.get(CHANGED)?.value ?? '0') + 1));
+}
+
+function needsRebuild(st: IndexStatements): boolean {
+  return st.getMeta.get(DIRTY)?.value === '1' || (st.getMeta.get(CHANGED)?.value ?? '0') !== (st.getMeta.get(REBUILT)?.value ?? '0');
+}
+
+/**
+ * The closing step of every run that changed rows (a full run, or the watcher's update of a few files), inside
+ * the caller's transaction: per-root denominators and which copy of a message is counted, rebuilt from the
+ * messages when any transaction changed rows since the last rebuild.
+ */
+export function rebuildDenominatorsIfNeeded(st: IndexStatements): boolean {
+  if (!needsRebuild(st)) return false;
+  st.clearRootCells.run();
+  st.rebuildRootCells.run();
+  st.countAllFindings.run();
+  st.markCountedFindings.run();
+  st.setMeta.run(DIRTY, '0');
+  st.setMeta.run(REBUILT, st.getMeta.get(CHANGED)?.value ?? '0');
+  return true;
+}
+
+export function dropFileRows(st: IndexStatements, fileId: number): void {
+  st.deleteMessagesOfFile.run(fileId);
+  st.deleteFindingsOfFile.run(fileId);
+  st.deleteDiagnosticsOfFile.run(fileId);
+}
+
+export function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: string) {
+  return {
+    root_id: rootId,
+    rel_path: relPath,
+    size,
+    mtime_ms: mtimeMs,
+    fingerprint,
+    status: 'failed',
+    error_code: code,
+    error_line: line,
+    first_row_at: null,
+    last_row_at: null,
+    session_hash: null,
+    sidechain: 0,
+    assistant_messages: 0,
+    findings: 0,
+    indexed_at: now,
+    format: 'transcript',
+  };
+}
+
+function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCell): number {
+  const day = r.day ?? '';
+  const version = r.version ?? '';
+  const model = r.model ?? '';
+  const sidechain = r.sidechain ? 1 : 0;
+  const key = `${day}|${version}|${model}|${sidechain}`;
+  let id = cache.get(key);
+  if (id === undefined) {
+    id = st.cellId.get(day, version, model, sidechain)?.id ?? st.insertCell.get(day, version, model, sidechain)!.id;
+    cache.set(key, id);
+  }
+  return id;
+}
+
+/**
+ * Replaces everything the index holds for one file. Runs inside the caller's transaction.
+ * False (nothing written) when the file's root was removed (by another process) since the walk.
+ */
+export function writeFileRows(st: IndexStatements, job: FileJob, analysis: IndexAnalysis): boolean {
+  if (!st.rootById.get(job.rootId)) return false;
+  const now = new Date().toISOString();
+  const format = analysis.status === 'ok' ? analysis.format : 'transcript';
+  const base = { root_id: job.rootId, rel_path: job.relPath, size: job.size, mtime_ms: job.mtimeMs, fingerprint: job.fingerprint, indexed_at: now, format };
+  let fileId: number;
+  if (analysis.status !== 'ok') {
+    // Failed and in-progress files keep no messages and no findings: they are never counted as clean.
+    const failed = analysis.status === 'failed';
+    fileId = st.upsertFile.get({
+      ...base,
+      status: analysis.status,
+      error_code: failed ? analysis.failure.code : null,
+      error_line: failed ? analysis.failure.line : null,
+      first_row_at: null,
+      last_row_at: null,
+      session_hash: null,
+      sidechain: 0,
+      assistant_messages: 0,
+      findings: 0,
+    })!.id;
+    dropFileRows(st, fileId);
+  } else {
+    const { facts, messages } = analysis;
+    fileId = st.upsertFile.get({
+      ...base,
+      status: 'ok',
+      error_code: null,
+      error_line: null,
+      first_row_at: safeTimestamp(facts.firstTimestamp),
+      last_row_at: safeTimestamp(facts.lastTimestamp),
+      session_hash: facts.sessionHash,
+      sidechain: facts.sidechain ? 1 : 0,
+      assistant_messages: messages.hash.length - messages.synthetic.reduce((n, x) => n + x, 0),
+      findings: analysis.findings.length,
+    })!.id;
+    dropFileRows(st, fileId);
+    for (const d of analysis.diagnostics ?? []) {
+      st.insertDiagnostics.run(
+        fileId,
+        d.version ?? '',
+        d.textRows,
+        d.toolUseRows,
+        JSON.stringify(d.unknownRowTypes),
+        JSON.stringify(d.unknownBlockTypes),
+        d.compactionSplits,
+        d.callsOpenAtEnd,
+        JSON.stringify(d.rejectedToolInput),
+        JSON.stringify(d.unknownSystemSubtypes),
+      );
+    }
+    const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
+    st.setFileExtras.run(damage === null ? 0 : 1, damage, analysis.terminalReason ?? null, fileId);
+    const cells = new Map<string, number>();
+    const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
+    const capture = messages.capture ? 1 : 0;
+    for (let i = 0; i < messages.hash.length; i++) {
+      st.insertMessage.run(
+        fileId,
+        messages.hash[i]!,
+        cellIds[messages.cell[i]!]!,
+        messages.toolUse[i]!,
+        messages.stopKnown[i]!,
+        capture,
+        messages.synthetic[i]!,
+      );
+    }
+    for (const f of analysis.findings) {
+      st.insertFinding.run({
+        file_id: fileId,
+        code: f.code,
+        first_line: f.lines[0],
+        last_line: f.lines[1],
+        source_lines: JSON.stringify(f.sourceLines),
+        evidence_sha256: f.evidenceSha256,
+        cell_id: cellIdFor(st, cells, f),
+        block_types: JSON.stringify(f.blockTypes),
+        signed_thinking: f.signedThinking ? 1 : 0,
+        message_hash: f.messageHash,
+        details: JSON.stringify(f.details),
+      });
+    }
+  }
+  st.setSessionEnd.run((analysis.status === 'ok' ? analysis.facts.sessionEnd : null) ?? NO_SESSION_END, fileId);
+  markChanged(st);
+  return true;
+}
+
+/** The SQLite implementation of what an index run needs from storage (server/index/index-store.ts). */
+export function sqliteIndexStore(db: Db): IndexStore {
+  const st = prepareIndexStatements(db);
+  const failuresOfRoot = db.prepare<[number], { file: string; code: string; line: number | null }>(
+    "SELECT rel_path AS file, coalesce(error_code, 'unreadable') AS code, error_line AS line FROM files WHERE root_id = ? AND status = 'failed' ORDER BY rel_path",
+  );
+  const writeFailed = db.transaction((entry: FailedEntry, old: KnownFile | undefined): boolean => {
+    if (!st.rootById.get(entry.rootId)) return false;
+    if (old) dropFileRows(st, old.id);
+    st.upsertFile.run(failedRow(entry.rootId, entry.relPath, entry.size, entry.mtimeMs, entry.fingerprint, entry.code, null, new Date().toISOString()));
+    markChanged(st);
+    return true;
+  }).immediate;
+  const removeFiles = db.transaction((files: readonly KnownFile[]) => {
+    for (const f of files) {
+      dropFileRows(st, f.id);
+      st.deleteFile.run(f.id);
+    }
+    markChanged(st);
+  }).immediate;
+  const writeFile = db.transaction((job: FileJob, analysis: IndexAnalysis) => writeFileRows(st, job, analysis)).immediate;
+  return {
+    acquireLock: (onWaiting) => acquireIndexLock(db, onWaiting),
+    tryAcquireLock: () => tryAcquireIndexLock(db),
+    startRun: (rootId, startedAt) => {
+      // The caller holds the lock: any run still marked running belongs to a run that died.
+      st.interruptStaleIndexRuns.run();
+      return st.startIndexRun.get(rootId, startedAt)!.id;
+    },
+    roots: (ids) => (ids ? ids.map((id) => st.rootById.get(id)).filter((r): r is RootRow => r !== undefined) : st.allRoots.all()),
+    describeError: (error) => {
+      const known = describeDatabaseError(error);
+      return known ? { code: known.code, message: known.message } : null;
+    },
+    knownFiles: (rootId) => st.filesOfRoot.all(rootId),
+    writeFailedEntry: (entry, old) => writeFailed(entry, old),
+    removeFiles: (files) => removeFiles(files),
+    writeFile: (job, analysis) => writeFile(job, analysis),
+    finishRun: async (runId, rootIds, totals, startedMs) => {
+      // The rebuild sorts every message: on a second connection in a worker, not on this event loop
+      // (the caller holds the index lock, so nothing writes rows meanwhile). The transaction below
+      // then finds it done (or does it, if it could not run there).
+      await rebuildDenominatorsOffThread(db);
+      const now = new Date().toISOString();
+      return db
+        .transaction(() => {
+          rebuildDenominatorsIfNeeded(st);
+          for (const id of rootIds) st.touchRoot.run(now, id);
+          const failures: IndexFailure[] = rootIds.flatMap((id) => {
+            const label = st.rootById.get(id)?.label;
+            return label === undefined ? [] : failuresOfRoot.all(id).map((r) => ({ root: label, ...r }));
+          });
+          const durationMs = Date.now() - startedMs;
+          st.finishIndexRun.run({
+            id: runId,
+            finished_at: now,
+            duration_ms: durationMs,
+            status: 'done',
+            files_seen: totals.filesSeen,
+            files_changed: totals.filesChanged,
+            files_removed: totals.filesRemoved,
+            files_failed: totals.filesFailed,
+            bytes_read: totals.bytesRead,
+            findings_added: totals.findingsAdded,
+            findings_removed: totals.findingsRemoved,
+          });
+          return { failures, durationMs };
+        })
+        .immediate();
+    },
+  };
+}
