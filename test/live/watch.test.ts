@@ -136,3 +136,33 @@ describe('serve watches its folders', () => {
     expect(JSON.stringify(stream.events)).not.toContain(tmp);
   });
 });
+
+describe('a folder added on the page', () => {
+  it('is watched at once: a session written into it reaches /api/findings without an index run', async () => {
+    const added = join(tmp, 'added');
+    mkdirSync(join(added, '-home-dev-other'), { recursive: true });
+    const runBefore = await get('/api/index-runs/current');
+    const response = await fetch(`${origin}/api/folders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ path: added, label: 'added' }),
+    });
+    expect(response.status).toBe(201);
+    const late = join(added, '-home-dev-other', 'late.jsonl');
+    // Written again every second: the watcher becomes ready just after the response, and only then hears changes.
+    let written = 0;
+    await waitUntil(
+      async () => {
+        if (Date.now() - written > 1000) {
+          writeFileSync(late, sessionText('lost_call', canary, { idPrefix: 'late' }));
+          written = Date.now();
+        }
+        return (await findingsOf('late.jsonl')).length > 0;
+      },
+      15_000,
+      'the new folder to be watched',
+    );
+    // The watcher found it, not an index run.
+    expect(await get('/api/index-runs/current')).toEqual(runBefore);
+  });
+});
