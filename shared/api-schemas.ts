@@ -117,8 +117,8 @@ export type AddFolderBody = Static<typeof AddFolderBody>;
 
 export const FolderIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
-/** POST /api/index-runs: one folder (root_id), or every folder when absent. */
-export const StartIndexRunBody = Type.Object({ root_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+/** POST /api/index-runs: one folder (folder_id), or every folder when absent. */
+export const StartIndexRunBody = Type.Object({ folder_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
 export type StartIndexRunBody = Static<typeof StartIndexRunBody>;
 
 /** The server's index run as the API observes it (GET /api/index-runs/current, and every `progress` event). */
@@ -126,7 +126,8 @@ export const IndexRunState = Type.Object({
   state: Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
   /** The finished run's record (table index_runs); null until a run finished. */
   index_run_id: Nullable(Type.Integer()),
-  root_id: Nullable(Type.Integer()),
+  /** The folder this run indexes; null: every folder. */
+  folder_id: Nullable(Type.Integer()),
   phase: Nullable(Type.String()),
   files_done: Type.Integer(),
   files_total: Type.Integer(),

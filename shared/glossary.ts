@@ -19,7 +19,8 @@ export const GLOSSARY: ReadonlyArray<{ term: string; meaning: string }> = [
   },
   {
     term: 'index run',
-    meaning: 'One pass that reads folders into the index (the `index` command, or from the Folders page), incremental: unchanged files are skipped.',
+    meaning:
+      'One pass that reads folders into the index (the `index` command, or from the Folders page: POST /api/index-runs), incremental: unchanged files are skipped. The server runs one at a time and reports its progress (GET /api/index-runs/current and /events); each finished run is a record in table `index_runs`.',
   },
   {
     term: 'finding',

@@ -12,6 +12,19 @@ function prepare(db: Db) {
     GROUP BY r.id ORDER BY r.id`);
 }
 
+const exists = new WeakMap<Db, ReturnType<typeof prepareExists>>();
+
+function prepareExists(db: Db) {
+  return db.prepare<[number], 1>('SELECT 1 FROM roots WHERE id = ?').pluck();
+}
+
+/** Whether a folder (the store's root) with this id was added. */
+export function folderExists(db: Db, id: number): boolean {
+  let st = exists.get(db);
+  if (!st) exists.set(db, (st = prepareExists(db)));
+  return st.get(id) !== undefined;
+}
+
 /** The owner's folders (the store's roots), with their absolute paths (this is the one place a path is shown). */
 export function getFolders(db: Db): Folder[] {
   let st = cache.get(db);

@@ -190,11 +190,11 @@ describe('GET endpoints return exact figures', () => {
   });
 });
 
-describe('roots and scans', () => {
+describe('folders and index runs', () => {
   const post = (url: string, payload?: object) =>
     t.app.inject({ method: 'POST', url, headers: { host: HOST, 'x-tcf-token': TOKEN }, ...(payload ? { payload } : {}) });
 
-  it('adds a root, scans it (one at a time: a second start gets 409), then removes it and its rows', async () => {
+  it('adds a folder, indexes it (one index run at a time: a second start gets 409), then removes it and its rows', async () => {
     const copy = join(tmp, 'copy/projects');
     cpSync(projects, copy, { recursive: true });
     const added = await post('/api/folders', { path: copy, label: 'second' });
@@ -202,9 +202,9 @@ describe('roots and scans', () => {
     expect(added.json()).toMatchObject({ label: 'second', path: copy, last_indexed_at: null, files: 0 });
     expect((await t.get('/api/summary')).json.folders_never_indexed).toBe(1);
 
-    const [first, second] = [await post('/api/index-runs', { root_id: added.json().id }), await post('/api/index-runs', {})];
+    const [first, second] = [await post('/api/index-runs', { folder_id: added.json().id }), await post('/api/index-runs', {})];
     expect(first.statusCode).toBe(202);
-    expect(first.json().state).toBe('running');
+    expect(first.json()).toMatchObject({ state: 'running', folder_id: added.json().id });
     expect(second.statusCode).toBe(409);
     expect(second.json().error.code).toBe('index_running');
     const deleteWhileRunning = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
@@ -214,12 +214,12 @@ describe('roots and scans', () => {
       await new Promise((r) => setTimeout(r, 20));
       state = (await t.get('/api/index-runs/current')).json;
     }
-    expect(state).toMatchObject({ state: 'done', files_done: state.files_total, files_failed: 1 });
+    expect(state).toMatchObject({ state: 'done', folder_id: added.json().id, files_done: state.files_total, files_failed: 1 });
     expect(state.files_total).toBeGreaterThan(100);
 
     const both = (await t.get('/api/summary')).json;
     const one = (await t.get('/api/summary?folder=1')).json;
-    expect(both.assistant_messages).toBe(2 * one.assistant_messages); // dedup is per root: two roots count twice
+    expect(both.assistant_messages).toBe(2 * one.assistant_messages); // dedup is per folder: two folders count twice
 
     const removed = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(removed.statusCode).toBe(204);
@@ -229,9 +229,20 @@ describe('roots and scans', () => {
     expect(again.statusCode).toBe(404);
   });
 
-  it('a POST with no body scans every root', async () => {
+  it('names the folder folder_id: the store name root_id is refused, an unknown folder is 404', async () => {
+    const old = await post('/api/index-runs', { root_id: 1 });
+    expect(old.statusCode).toBe(400);
+    expect(old.json().error.code).toBe('invalid_request');
+    const missing = await post('/api/index-runs', { folder_id: 999 });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toEqual({ status_code: 404, code: 'not_found', message: 'no such folder' });
+    expect((await t.get('/api/index-runs/current')).json.state).not.toBe('running');
+  });
+
+  it('a POST with no body indexes every folder', async () => {
     const r = await t.app.inject({ method: 'POST', url: '/api/index-runs', headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(r.statusCode).toBe(202);
+    expect(r.json().folder_id).toBeNull();
     while ((await t.get('/api/index-runs/current')).json.state === 'running') await new Promise((res) => setTimeout(res, 20));
   });
 });

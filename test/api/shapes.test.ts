@@ -7,8 +7,9 @@ import { type TestApp, testApp } from '../support/api-app';
 
 /**
  * The API's shapes, checked on every GET endpoint the server registers (a new one is checked too):
- * snake_case keys, no generic `key`, and every top-level list under `rows` except the second
- * collections the README names.
+ * snake_case keys, no generic `key`, no retired word in a key (the store's `root`, the old `scan` of
+ * an index run: the glossary's folder and index run instead), and every top-level list under `rows`
+ * except the second collections the README names.
  */
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-shapes-'));
 let t: TestApp;
@@ -45,7 +46,7 @@ function keysOf(value: unknown, path: string, out: Array<[string, string]>): voi
 }
 
 describe('every GET endpoint has the one API shape', () => {
-  it('snake_case keys, rows name their dimension, lists under rows', async () => {
+  it('snake_case keys in the glossary words, rows name their dimension, lists under rows', async () => {
     const routes = (t.app as unknown as { routeList: string[] }).routeList
       .filter((r) => r.startsWith('GET /api/'))
       .map((r) => r.slice(4))
@@ -66,6 +67,7 @@ describe('every GET endpoint has the one API shape', () => {
       for (const [where, k] of keys) {
         expect(k, `${route} ${where}`).toMatch(/^[a-z][a-z0-9_]*$/);
         expect(k, `${route} ${where}: a row names its dimension`).not.toBe('key');
+        expect(k, `${route} ${where}: folder and index run, not root and scan`).not.toMatch(/root|scan/);
       }
       const lists = Object.entries(r.json as Record<string, unknown>)
         .filter(([, v]) => Array.isArray(v))

@@ -23,13 +23,21 @@ describe('one vocabulary, written down once', () => {
     for (const code of FINDING_CODES) expect(html).toContain(`id="${code}"`);
   });
 
-  it('the retired words are gone from the page: no "Sources" page, no "root" in what it says', () => {
-    const pages = ['app/App.tsx', 'pages/FoldersPage.tsx', 'pages/OverviewPage.tsx', 'components/ui.tsx'].map((f) =>
-      readFileSync(join(import.meta.dirname, '../../web/src', f), 'utf8'),
-    );
-    for (const text of pages) {
-      expect(text).not.toMatch(/['"/>]Sources\b|\/sources\b/);
-      expect(text).not.toMatch(/\/api\/roots/);
+  it('the retired words are gone from the page: no "Sources" page, no "root" in what it says, no "scan" for an index run', () => {
+    const files = [
+      'app/App.tsx',
+      'pages/FoldersPage.tsx',
+      'pages/OverviewPage.tsx',
+      'pages/FilesPage.tsx',
+      'components/ui.tsx',
+      'components/IndexRunProgress.tsx',
+    ];
+    for (const f of files) {
+      const text = readFileSync(join(import.meta.dirname, '../../web/src', f), 'utf8');
+      expect(text, f).not.toMatch(/['"/>]Sources\b|\/sources\b/);
+      expect(text, f).not.toMatch(/\/api\/roots|\/api\/scans|root_id/);
+      // The page indexes; "scan" is only the command that reads without storing (the scanner module may be named).
+      expect(text, f).not.toMatch(/\bscan(s|ning|ned)?\b/i);
     }
   });
 });

@@ -126,7 +126,7 @@ export function useSetFolderSalvage() {
 export function useStartIndexRun() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (folderId?: number) => api.post<IndexRunState>('/api/index-runs', folderId === undefined ? {} : { root_id: folderId }),
+    mutationFn: (folderId?: number) => api.post<IndexRunState>('/api/index-runs', folderId === undefined ? {} : { folder_id: folderId }),
     onSuccess: (state) => client.setQueryData(['index-run'], state),
   });
 }

@@ -17,13 +17,13 @@ export function FilesPage() {
     <div className="page">
       <h1>Files</h1>
       <p className="muted">
-        A file that fails to scan contributes nothing, and is never counted as clean; a file still being written (its last line is incomplete) is counted once
+        A file that cannot be read contributes nothing, and is never counted as clean; a file still being written (its last line is incomplete) is counted once
         it is complete. Nothing fails silently: every such file is listed here.
       </p>
       <Loaded query={files} height={200}>
         {(data) =>
           data.rows.length === 0 ? (
-            <EmptyState title="Every file scanned cleanly">
+            <EmptyState title="Every file read cleanly">
               <p>No file failed and none is being written.</p>
             </EmptyState>
           ) : (

@@ -57,7 +57,7 @@ export function OverviewPage() {
       {s.files_failed > 0 && (
         <WarningBanner>
           <strong>
-            {s.files_failed} file{s.files_failed === 1 ? '' : 's'} failed to scan
+            {s.files_failed} file{s.files_failed === 1 ? '' : 's'} failed to read
           </strong>{' '}
           and {s.files_failed === 1 ? 'is' : 'are'} not counted anywhere. <Link to="/files">See which, with the error and line</Link>.
         </WarningBanner>
@@ -75,14 +75,14 @@ export function OverviewPage() {
           <strong>
             {neverIndexed.length} folder{neverIndexed.length === 1 ? ' was' : 's were'} added but never indexed.
           </strong>{' '}
-          <Link to="/folders">Start a scan</Link>.
+          <Link to="/folders">Start an index run</Link>.
         </WarningBanner>
       )}
       <FilterBar showCodes={false} />
       <div className="stats">
         <StatCard
           testId="stat-files"
-          label="Files scanned"
+          label="Files indexed"
           value={formatCount(s.files_ok)}
           detail={`${s.files_failed} failed, ${s.files_in_progress} being written`}
         />
