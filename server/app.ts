@@ -5,24 +5,31 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyReply } from 'fastify';
-import { errorBody } from '../shared/api-errors';
+import { API_ERRORS, type ApiErrorCode, errorBody } from '../shared/api-errors';
 import { IndexRunner } from './index/index-runner';
-import { analysisRoutes } from './routes/analysis';
+import { compareRoutes } from './routes/compare';
+import { diagnosticRoutes } from './routes/diagnostics';
 import { exportRoutes } from './routes/export';
+import { fileRoutes } from './routes/files';
 import { findingRoutes } from './routes/findings';
+import { folderRoutes } from './routes/folders';
 import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
 import { indexRunRoutes } from './routes/index-runs';
-import { rateRoutes } from './routes/rates';
+import { modelRoutes } from './routes/models';
+import { regressionRoutes } from './routes/regressions';
 import { allowedHost, requestGuard, SECURITY_HEADERS } from './routes/request-guard';
 import { responseCache } from './routes/response-cache';
-import { rootRoutes } from './routes/roots';
 import { sessionEndRoutes } from './routes/session-ends';
+import { sessionRoutes } from './routes/sessions';
+import { summaryRoutes } from './routes/summary';
+import { timelineRoutes } from './routes/timeline';
 import type { App, RouteContext } from './routes/types';
+import { versionRoutes } from './routes/versions';
 import { type Db, describeDatabaseError } from './store/database';
 import { IndexBusyError } from './store/index-lock';
 import { sqliteIndexStore } from './store/index-store';
-import { RootError } from './store/roots';
+import { RootError, type RootProblem } from './store/roots';
 
 export interface AppOptions {
   db: Db;
@@ -40,6 +47,50 @@ export interface AppOptions {
   progressIntervalMs?: number;
 }
 
+/** Public codes for a folder that cannot be added (the store's names, in the API's vocabulary where they differ). */
+const FOLDER_PROBLEM_CODES: Record<RootProblem, ApiErrorCode> = {
+  not_found: 'folder_not_found',
+  not_directory: 'not_directory',
+  symlink: 'symlink',
+  symlink_parent: 'symlink_parent',
+  unreadable: 'unreadable',
+  overlapping_root: 'overlapping_folder',
+  filesystem_root: 'filesystem_root',
+};
+
+/** Our code for an error a framework raised (Fastify's FST_ERR_* codes, a plugin's, the HTTP parser's), by its code, then its status. */
+function frameworkErrorCode(error: { statusCode?: number; code?: string }): ApiErrorCode {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'payload_too_large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'unsupported_media_type';
+  }
+  switch (error.statusCode) {
+    case 404:
+      return 'not_found';
+    case 408:
+      return 'request_timeout';
+    case 413:
+      return 'payload_too_large';
+    case 415:
+      return 'unsupported_media_type';
+    case 431:
+      return 'headers_too_large';
+    default:
+      return 'bad_request';
+  }
+}
+
+const FRAMEWORK_MESSAGES: Partial<Record<ApiErrorCode, string>> = {
+  bad_request: 'the request could not be parsed',
+  not_found: 'no such endpoint',
+  request_timeout: 'the request was not received in time',
+  payload_too_large: 'the request body is too large (16 KB at most)',
+  unsupported_media_type: 'send the request body as application/json',
+  headers_too_large: 'the request headers are too large',
+};
+
 const TOKEN_META = '<meta name="tcf-token" content="">';
 
 /** Builds the API and page server without listening: tests call `app.inject`. */
@@ -54,22 +105,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
       const reply = anyReply as unknown as FastifyReply;
       reply.headers(SECURITY_HEADERS);
       if (!allowedHost(options.allowedHosts, request.headers.host)) {
-        return reply.status(403).send(errorBody(403, 'forbidden_host', 'this server only answers to its own loopback address'));
+        return reply.status(403).send(errorBody('forbidden_host', 'this server only answers to its own loopback address'));
       }
-      const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-      return reply.status(status).send(errorBody(status, 'bad_request', 'the request could not be parsed'));
+      const code = frameworkErrorCode(error);
+      return reply.status(API_ERRORS[code].status).send(errorBody(code, FRAMEWORK_MESSAGES[code] ?? 'the request could not be parsed'));
     },
     // Refused by Node's HTTP parser (headers too large: 431, garbage): answered in the same shape.
     clientErrorHandler: (error: Error & { code?: string }, socket) => {
       if (!socket.writable) return socket.destroy();
       const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-      const body = JSON.stringify(
-        errorBody(
-          status,
-          status === 431 ? 'headers_too_large' : status === 408 ? 'request_timeout' : 'bad_request',
-          status === 431 ? 'the request headers are too large' : 'the request could not be parsed',
-        ),
-      );
+      const code = status === 431 ? 'headers_too_large' : status === 408 ? 'request_timeout' : 'bad_request';
+      const body = JSON.stringify(errorBody(code, FRAMEWORK_MESSAGES[code] ?? 'the request could not be parsed'));
       const headers = Object.entries({
         ...SECURITY_HEADERS,
         'content-type': 'application/json; charset=utf-8',
@@ -123,26 +169,30 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string; validation?: unknown }, _request, reply) => {
-    if (error instanceof HttpError) return reply.status(error.statusCode).send(errorBody(error.statusCode, error.code, error.message));
-    if (error instanceof RootError) return reply.status(400).send(errorBody(400, error.problem, error.message));
-    if (error instanceof IndexBusyError) return reply.status(409).send(errorBody(409, error.code, error.message));
-    if (error.validation) return reply.status(400).send(errorBody(400, 'invalid_request', error.message));
+    const send = (code: ApiErrorCode, message: string) => reply.status(API_ERRORS[code].status).send(errorBody(code, message));
+    if (error instanceof HttpError) return send(error.code, error.message);
+    if (error instanceof RootError) return send(FOLDER_PROBLEM_CODES[error.problem], error.message);
+    if (error instanceof IndexBusyError) return send(error.code, error.message);
+    if (error.validation) return send('invalid_request', error.message);
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status < 500) return reply.status(status).send(errorBody(status, error.code?.toLowerCase() ?? 'bad_request', error.message));
+    // A framework's 4xx (Fastify's FST_ERR_* codes, a plugin's): our code and message, never theirs.
+    if (status < 500) {
+      const code = frameworkErrorCode(error);
+      return send(code, FRAMEWORK_MESSAGES[code] ?? 'the request could not be parsed');
+    }
     // 5xx hide internals: the message could hold a path or worse. A database the owner can
     // act on (disk full, damaged) is named, without its path.
     const known = describeDatabaseError(error);
     if (known) {
       process.stderr.write(`database error (${known.code})\n`);
-      return reply.status(503).send(errorBody(503, known.code, known.message));
+      return send(known.code, known.message);
     }
     process.stderr.write(`internal error (${error.name})\n`);
-    return reply.status(500).send(errorBody(500, 'internal', 'internal error'));
+    return send('internal', 'internal error');
   });
 
-  const cache = responseCache(options.db, {
-    cacheable: (url) => /^\/api\/(summary|timeline|versions|version-models|models|findings|files|diagnostics|regressions|compare|session-ends)(\?|$)/.test(url),
-  });
+  // Which answers are kept is declared by each route (`config: { cache: true }`), read by these hooks.
+  const cache = responseCache(options.db);
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
   // API data can change with any index run: never stored by the browser or a proxy.
@@ -151,12 +201,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
     return payload;
   });
 
+  // One file per resource (routes/<resource>.ts); a route that may be cached says so with `config: { cache: true }`.
   healthRoutes(app, ctx);
-  rootRoutes(app, ctx);
+  folderRoutes(app, ctx);
   indexRunRoutes(app, ctx);
-  rateRoutes(app, ctx);
+  summaryRoutes(app, ctx);
+  timelineRoutes(app, ctx);
+  versionRoutes(app, ctx);
+  modelRoutes(app, ctx);
   findingRoutes(app, ctx);
-  analysisRoutes(app, ctx);
+  sessionRoutes(app, ctx);
+  fileRoutes(app, ctx);
+  diagnosticRoutes(app, ctx);
+  regressionRoutes(app, ctx);
+  compareRoutes(app, ctx);
   exportRoutes(app, ctx);
   sessionEndRoutes(app, ctx);
 
@@ -171,7 +229,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.setNotFoundHandler((request, reply) => {
     const wantsPage = request.method === 'GET' && !request.url.startsWith('/api/') && indexHtml !== null;
     if (wantsPage) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(indexHtml);
-    return reply.status(404).send(errorBody(404, 'not_found', 'no such endpoint'));
+    return reply.status(404).send(errorBody('not_found', 'no such endpoint'));
   });
   return app;
 }

@@ -107,7 +107,7 @@ export async function startServer(options: ServeOptions) {
   if (watcher) {
     // A folder added or removed on the page is watched, or no longer, at once.
     app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.url.startsWith('/api/roots') && reply.statusCode < 300) await watcher.syncRoots();
+      if (request.method !== 'GET' && request.url.startsWith('/api/folders') && reply.statusCode < 300) await watcher.syncRoots();
     });
     watcher.on('watch-error', (label: string, code: string) =>
       log(`Watching folder "${label}" failed (${code}): press Index on the page to index its changes.`),

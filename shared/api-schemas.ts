@@ -12,12 +12,16 @@ export const DayPattern = '^\\d{4}-\\d{2}-\\d{2}$';
 const Day = Type.String({ pattern: DayPattern });
 
 export const ErrorBody = Type.Object({
-  error: Type.Object({ statusCode: Type.Integer(), code: Type.String(), message: Type.String() }),
+  /** code: one of shared/api-errors.ts (the README's error table); status_code: its HTTP status. */
+  error: Type.Object({ status_code: Type.Integer(), code: Type.String(), message: Type.String() }),
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 
 export const Interval = Type.Object({ rate: Type.Number(), low: Type.Number(), high: Type.Number() });
 export type Interval = Static<typeof Interval>;
+
+/** The one spelling of "unknown" in filters (`version=unknown`, `model=unknown`); JSON says null. */
+export const UNKNOWN = 'unknown';
 
 /** Filters shared by rate and findings endpoints; lists are comma-separated. */
 export const FilterQuery = Type.Object({
@@ -26,7 +30,8 @@ export const FilterQuery = Type.Object({
   model: Type.Optional(Type.String({ pattern: '^[a-z0-9._,-]{1,400}$' })),
   from: Type.Optional(Day),
   to: Type.Optional(Day),
-  root: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+  /** Folder ids (comma-separated). */
+  folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
 });
 export type FilterQuery = Static<typeof FilterQuery>;
@@ -47,9 +52,8 @@ export const CodeRate = Type.Object({
 });
 export type CodeRate = Static<typeof CodeRate>;
 
-export const RateRow = Type.Object({
-  /** The day, week (its Monday), version or model; null when unknown. */
-  key: Nullable(Type.String()),
+/** A row's figures; each row adds the dimension it is a row of (day, week, version, model). */
+const RateFigures = {
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
   /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
@@ -61,8 +65,19 @@ export const RateRow = Type.Object({
   /** stop_known_messages / assistant_messages (0–1); null without messages. Always sent. */
   stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
   codes: Type.Array(CodeRate),
-});
-export type RateRow = Static<typeof RateRow>;
+};
+
+/** Rates per Claude Code version (null: not recorded). */
+export const VersionRateRow = Type.Object({ version: Nullable(Type.String()), ...RateFigures });
+export type VersionRateRow = Static<typeof VersionRateRow>;
+/** Rates per model (null: not recorded). */
+export const ModelRateRow = Type.Object({ model: Nullable(Type.String()), ...RateFigures });
+export type ModelRateRow = Static<typeof ModelRateRow>;
+/** Rates per day (`bucket=day`: `day`) or per week (`bucket=week`: `week`, its Monday); null: no timestamp. */
+export const TimelineRow = Type.Object({ day: Type.Optional(Nullable(Type.String())), week: Type.Optional(Nullable(Type.String())), ...RateFigures });
+export type TimelineRow = Static<typeof TimelineRow>;
+/** The figures every rate row carries, whatever its dimension. */
+export type RateFigures = Omit<VersionRateRow, 'version'>;
 
 export const HealthResponse = Type.Object({
   status: Type.Literal('ok'),
@@ -72,37 +87,38 @@ export const HealthResponse = Type.Object({
 });
 export type HealthResponse = Static<typeof HealthResponse>;
 
-export const Root = Type.Object({
+/** A folder the owner added (the store calls it a root). */
+export const Folder = Type.Object({
   id: Type.Integer(),
   label: Type.String(),
-  /** The absolute path: shown only on the owner's roots page, never elsewhere or in exports. */
+  /** The absolute path: shown only on the owner's Folders page, never elsewhere or in exports. */
   path: Type.String(),
   added_at: Type.String(),
-  last_scan_at: Nullable(Type.String()),
+  last_indexed_at: Nullable(Type.String()),
   files: Type.Integer(),
   files_failed: Type.Integer(),
   files_in_progress: Type.Integer(),
   /** Damaged files of this folder are salvaged (their complete rows read) instead of failing closed. */
   salvage: Type.Boolean(),
 });
-export type Root = Static<typeof Root>;
+export type Folder = Static<typeof Folder>;
 
-export const RootSettingsBody = Type.Object({ salvage: Type.Boolean() }, { additionalProperties: false });
-export type RootSettingsBody = Static<typeof RootSettingsBody>;
+export const FolderSettingsBody = Type.Object({ salvage: Type.Boolean() }, { additionalProperties: false });
+export type FolderSettingsBody = Static<typeof FolderSettingsBody>;
 
-export const RootsResponse = Type.Object({ roots: Type.Array(Root) });
-export type RootsResponse = Static<typeof RootsResponse>;
+export const FoldersResponse = Type.Object({ rows: Type.Array(Folder) });
+export type FoldersResponse = Static<typeof FoldersResponse>;
 
-export const AddRootBody = Type.Object(
+export const AddFolderBody = Type.Object(
   { path: Type.String({ minLength: 1, maxLength: 4096 }), label: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) },
   { additionalProperties: false },
 );
-export type AddRootBody = Static<typeof AddRootBody>;
+export type AddFolderBody = Static<typeof AddFolderBody>;
 
-export const RootIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const FolderIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
 
-/** POST /api/index-runs: one folder (root_id), or every folder when absent. */
-export const StartIndexRunBody = Type.Object({ root_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
+/** POST /api/index-runs: one folder (folder_id), or every folder when absent. */
+export const StartIndexRunBody = Type.Object({ folder_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
 export type StartIndexRunBody = Static<typeof StartIndexRunBody>;
 
 /** The server's index run as the API observes it (GET /api/index-runs/current, and every `progress` event). */
@@ -110,7 +126,8 @@ export const IndexRunState = Type.Object({
   state: Type.Union([Type.Literal('idle'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
   /** The finished run's record (table index_runs); null until a run finished. */
   index_run_id: Nullable(Type.Integer()),
-  root_id: Nullable(Type.Integer()),
+  /** The folder this run indexes; null: every folder. */
+  folder_id: Nullable(Type.Integer()),
   phase: Nullable(Type.String()),
   files_done: Type.Integer(),
   files_total: Type.Integer(),
@@ -126,9 +143,11 @@ export const IndexRunState = Type.Object({
 });
 export type IndexRunState = Static<typeof IndexRunState>;
 
+/** One record (not a list): its `codes` are the figures per code, as in a rate row. */
 export const SummaryResponse = Type.Object({
-  roots: Type.Integer(),
-  roots_never_scanned: Type.Integer(),
+  /** Folders, plus imported team machines (each counts as one). */
+  folders: Type.Integer(),
+  folders_never_indexed: Type.Integer(),
   files_ok: Type.Integer(),
   files_failed: Type.Integer(),
   files_in_progress: Type.Integer(),
@@ -160,33 +179,21 @@ export const VersionMarker = Type.Object({ version: Type.String(), first_day: Ty
 
 export const TimelineResponse = Type.Object({
   bucket: Type.Union([Type.Literal('day'), Type.Literal('week')]),
-  rows: Type.Array(RateRow),
+  rows: Type.Array(TimelineRow),
   version_markers: Type.Array(VersionMarker),
 });
 export type TimelineResponse = Static<typeof TimelineResponse>;
 
-export const RatesResponse = Type.Object({ rows: Type.Array(RateRow) });
+export const VersionRatesResponse = Type.Object({ rows: Type.Array(VersionRateRow) });
+export type VersionRatesResponse = Static<typeof VersionRatesResponse>;
+export const ModelRatesResponse = Type.Object({ rows: Type.Array(ModelRateRow) });
+export type ModelRatesResponse = Static<typeof ModelRatesResponse>;
 
-export const VersionModelRow = Type.Object({
-  version: Nullable(Type.String()),
-  model: Nullable(Type.String()),
-  assistant_messages: Type.Integer(),
-  tool_use_turns: Type.Integer(),
-  /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
-  stop_known_messages: Type.Integer(),
-  /** Messages read from stream captures. */
-  capture_messages: Type.Integer(),
-  /** Harness-written rows (`<synthetic>` model or isApiErrorMessage): counted here only, in no denominator. Always sent. */
-  synthetic_messages: Type.Optional(Type.Integer()),
-  /** stop_known_messages / assistant_messages (0–1); null without messages. Always sent. */
-  stop_reason_coverage: Type.Optional(Nullable(Type.Number())),
-  codes: Type.Array(CodeRate),
-});
+export const VersionModelRow = Type.Object({ version: Nullable(Type.String()), model: Nullable(Type.String()), ...RateFigures });
 export type VersionModelRow = Static<typeof VersionModelRow>;
 
 export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow) });
 export type VersionModelResponse = Static<typeof VersionModelResponse>;
-export type RatesResponse = Static<typeof RatesResponse>;
 
 export const FindingsQuery = Type.Object({
   ...FilterQuery.properties,
@@ -196,13 +203,15 @@ export const FindingsQuery = Type.Object({
 });
 export type FindingsQuery = Static<typeof FindingsQuery>;
 
+export const FindingIdPattern = '^[0-9]{1,9}-[0-9a-f]{16}$';
+
 export const Finding = Type.Object({
-  id: Type.Integer(),
-  /** Stable reference (survives re-indexing an unchanged file): `<first line>-<16 hex of SHA-256(root id, file, code, first line)>`. */
-  ref: Type.String(),
+  /** The finding's id, stable across re-indexing an unchanged file: `<first line>-<16 hex of SHA-256(folder id, file, code, first line)>`. */
+  id: Type.String({ pattern: FindingIdPattern }),
   code: Type.String(),
-  root_id: Type.Integer(),
-  root: Type.String(),
+  folder_id: Type.Integer(),
+  /** The folder's label. */
+  folder: Type.String(),
   file: Type.String(),
   lines: Type.Tuple([Type.Integer(), Type.Integer()]),
   source_lines: Type.Array(Type.Integer()),
@@ -213,26 +222,27 @@ export const Finding = Type.Object({
   block_types: Type.Array(Type.String()),
   signed_thinking: Type.Boolean(),
   sidechain: Type.Boolean(),
-  /** False for a copy of a message already counted in another file of the same root. */
+  /** False for a copy of a message already counted in another file of the same folder. */
   counted: Type.Boolean(),
   /** Detector-specific metadata: codes, counts and fixed list entries only. */
   details: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean()])),
 });
 export type Finding = Static<typeof Finding>;
 
-export const FindingsResponse = Type.Object({ items: Type.Array(Finding), next_cursor: Nullable(Type.String()), total: Type.Integer() });
+export const FindingsResponse = Type.Object({ rows: Type.Array(Finding), next_cursor: Nullable(Type.String()), total: Type.Integer() });
 export type FindingsResponse = Static<typeof FindingsResponse>;
 
 export const FilesQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems')])),
-  root: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+  folder: FilterQuery.properties.folder,
 });
 export type FilesQuery = Static<typeof FilesQuery>;
 
 export const FileProblem = Type.Object({
   id: Type.Integer(),
-  root_id: Type.Integer(),
-  root: Type.String(),
+  folder_id: Type.Integer(),
+  /** The folder's label. */
+  folder: Type.String(),
   file: Type.String(),
   status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress')]),
   error_code: Nullable(Type.String()),
@@ -242,7 +252,7 @@ export const FileProblem = Type.Object({
 });
 export type FileProblem = Static<typeof FileProblem>;
 
-export const FilesResponse = Type.Object({ items: Type.Array(FileProblem) });
+export const FilesResponse = Type.Object({ rows: Type.Array(FileProblem) });
 export type FilesResponse = Static<typeof FilesResponse>;
 
 /** One side of a test or comparison for one code, over the code's own opportunities (names as in CodeRate). */
@@ -341,9 +351,10 @@ export const RegressionsResponse = Type.Object({
   min_opportunities: Type.Integer(),
   /** The same number under its older name. */
   min_tool_use_turns: Type.Integer(),
+  /** Verdict cards, strongest first (the page's first thing): the main collection. */
+  rows: Type.Array(VerdictCard),
+  /** The per-code tests the cards are built from (every code, and model, tested). */
   verdicts: Type.Array(RegressionVerdict),
-  /** Verdict cards, strongest first (the page's first thing). */
-  cards: Type.Array(VerdictCard),
   /** At most one per dimension: why nothing can be said, when no card names a change. */
   no_claim: Type.Object({ version: Nullable(Type.String()), day: Nullable(Type.String()) }),
   /** Most findings one session may contribute per code and version or day. */
@@ -358,7 +369,7 @@ export const CompareQuery = Type.Object({
   a: Type.String({ pattern: SideSpecPattern }),
   b: Type.String({ pattern: SideSpecPattern }),
   model: FilterQuery.properties.model,
-  root: FilterQuery.properties.root,
+  folder: FilterQuery.properties.folder,
   sidechain: FilterQuery.properties.sidechain,
   code: FilterQuery.properties.code,
   from: FilterQuery.properties.from,
@@ -392,7 +403,8 @@ export const CompareResponse = Type.Object({
   a: CompareSide,
   b: CompareSide,
   method: Type.String(),
-  codes: Type.Array(
+  /** One row per code. */
+  rows: Type.Array(
     Type.Object({
       code: Type.String(),
       a: SideFigures,
@@ -529,11 +541,10 @@ export const VersionDiagnostic = Type.Object({
 });
 export type VersionDiagnostic = Static<typeof VersionDiagnostic>;
 
-export const DiagnosticsResponse = Type.Object({ versions: Type.Array(VersionDiagnostic) });
+export const DiagnosticsResponse = Type.Object({ rows: Type.Array(VersionDiagnostic) });
 export type DiagnosticsResponse = Static<typeof DiagnosticsResponse>;
 
-export const FindingRefPattern = '^[0-9]{1,9}-[0-9a-f]{16}$';
-export const FindingRefParams = Type.Object({ ref: Type.String({ pattern: FindingRefPattern }) });
+export const FindingIdParams = Type.Object({ id: Type.String({ pattern: FindingIdPattern }) });
 export const FindingDetailQuery = Type.Object({
   /** Rows shown before and after the finding's lines (default 15). */
   context: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
@@ -560,11 +571,12 @@ export const StripRow = Type.Object({
 });
 export type StripRow = Static<typeof StripRow>;
 
-export const FindingLink = Type.Object({ ref: Type.String(), code: Type.String(), lines: Type.Tuple([Type.Integer(), Type.Integer()]), file: Type.String() });
+export const FindingLink = Type.Object({ id: Type.String(), code: Type.String(), lines: Type.Tuple([Type.Integer(), Type.Integer()]), file: Type.String() });
 export type FindingLink = Static<typeof FindingLink>;
 
+/** GET /api/findings/:id: the finding as in the list, plus its turn strip, chain and session. */
 export const FindingDetail = Type.Object({
-  finding: Finding,
+  ...Finding.properties,
   session_hash: Nullable(Type.String()),
   strip: Type.Object({
     /** ok; changed: the file's bytes at the finding's lines differ from the indexed digest; unreadable: the file cannot be opened. */
@@ -610,7 +622,8 @@ export const SessionResponse = Type.Object({
   session_hash: Type.String(),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
-  files: Type.Array(SessionFile),
+  /** The session's files (its transcript and its subagents'). */
+  rows: Type.Array(SessionFile),
   totals: Type.Object({ turns: Type.Integer(), calls: Type.Integer(), errors: Type.Integer(), compactions: Type.Integer(), findings: Type.Integer() }),
 });
 export type SessionResponse = Static<typeof SessionResponse>;

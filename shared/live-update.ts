@@ -7,7 +7,7 @@ export interface LiveUpdate {
   files_removed: number;
   findings_added: number;
   findings_removed: number;
-  /** Findings not in the index before (same file, code, lines and digest): their id and code. */
-  new_findings: Array<{ id: number; code: string }>;
+  /** Findings not in the index before (same file, code, lines and digest): their id (as GET /api/findings/:id takes it) and code. */
+  new_findings: Array<{ id: string; code: string }>;
   at: string;
 }

@@ -26,7 +26,8 @@ export function isSessionEnd(value: string): value is SessionEnd {
 /** GET /api/session-ends: per version (or model, or day), how many sessions ended each way. */
 export const SessionEndsQuery = Type.Object({
   dimension: Type.Optional(Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day')])),
-  root: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+  /** Folder ids (comma-separated). */
+  folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
   /** main (default): sessions; sidechain: subagent transcripts; all: both. */
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
 });
@@ -36,16 +37,18 @@ export const SessionEndCounts = Type.Object(
   Object.fromEntries(SESSION_ENDS.map((e) => [e, Type.Integer()])) as Record<SessionEnd, ReturnType<typeof Type.Integer>>,
 );
 
+/** A row names its dimension: `version`, `model` or `day` (of the last message judged; null when unknown), as asked. */
 export const SessionEndsRow = Type.Object({
-  /** The version, model or day of the last message judged; null when unknown. */
-  key: Type.Union([Type.String(), Type.Null()]),
+  version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  model: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  day: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   sessions: Type.Integer(),
   ends: SessionEndCounts,
 });
 export type SessionEndsRow = Static<typeof SessionEndsRow>;
 
 export const SessionEndsResponse = Type.Object({
-  dimension: Type.String(),
+  dimension: Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day')]),
   rows: Type.Array(SessionEndsRow),
 });
 export type SessionEndsResponse = Static<typeof SessionEndsResponse>;

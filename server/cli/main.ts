@@ -94,7 +94,9 @@ function withFilterOptions(command: Command): Command {
 }
 
 withFilterOptions(program.command('report'))
-  .description('Print findings, denominators and rates per version, day (or week) and model from the index (read-only).')
+  .description(
+    'Print the rate tables: findings, denominators and rates per version, day (or week) and model from the index (read-only; for the shareable evidence report, see export).',
+  )
   .option('--db <file>', `${DB_HELP}; must exist`)
   .option('--json', 'print JSON (per version and per day)')
   .option('--wide', 'every selected code and every day, however wide')

@@ -1,7 +1,7 @@
-import type { CodeRate, RateRow } from '../../shared/api-schemas';
+import type { CodeRate } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, NOT_MEASURABLE_TEXT, type Opportunity } from '../../shared/finding-codes';
 import { formatCoverage } from '../query/format-rate';
-import { getRates, selectedCodes } from '../query/get-rates';
+import { getRates, type RateRow, selectedCodes } from '../query/get-rates';
 import type { RateFilters } from '../query/rate-filters';
 import type { Db } from '../store/database';
 

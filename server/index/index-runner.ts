@@ -14,7 +14,7 @@ export class IndexRunningError extends Error {
 const IDLE: IndexRunState = {
   state: 'idle',
   index_run_id: null,
-  root_id: null,
+  folder_id: null,
   phase: null,
   files_done: 0,
   files_total: 0,
@@ -73,7 +73,7 @@ export class IndexRunner extends EventEmitter {
       throw error;
     }
     const startedAt = new Date();
-    this.state = { ...IDLE, state: 'running', root_id: rootId ?? null, phase: 'walking', started_at: startedAt.toISOString() };
+    this.state = { ...IDLE, state: 'running', folder_id: rootId ?? null, phase: 'walking', started_at: startedAt.toISOString() };
     this.publish(true);
     const done = indexRoots(this.store, {
       rootIds: rootId === undefined ? undefined : [rootId],

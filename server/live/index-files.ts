@@ -6,6 +6,7 @@ import { childPath, fsPath } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
+import { findingId } from '../store/finding-id';
 import { acquireIndexLock } from '../store/index-lock';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { dropFileRows, failedRow, markChanged, rebuildDenominatorsIfNeeded, writeFileRows } from '../store/index-store';
@@ -13,7 +14,8 @@ import { prepareLiveStatements } from './live-statements';
 
 /** A finding that was not in the index before this update (same file, code, lines and digest). */
 export interface NewFinding {
-  id: number;
+  /** The finding's id as the API names it (store/finding-id.ts). */
+  id: string;
   code: string;
 }
 
@@ -147,7 +149,8 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       update.findingsRemoved += job.previousFindings;
       const fileId = live.fileIdByPath.get(root.id, relPath)?.id;
       if (fileId !== undefined && added > 0) {
-        for (const f of live.findingKeysOfFile.all(fileId)) if (!before.has(findingKey(f))) update.newFindings.push({ id: f.id, code: f.code });
+        for (const f of live.findingKeysOfFile.all(fileId))
+          if (!before.has(findingKey(f))) update.newFindings.push({ id: findingId(root.id, relPath, f.code, f.first_line), code: f.code });
       }
     }).immediate();
     update.filesChanged++;

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
-import type { EvidenceReport, RateRow, Redaction, RegressionVerdict } from '../../shared/api-schemas';
+import type { EvidenceReport, Redaction, RegressionVerdict } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
 import { getFindings } from './get-findings';
-import { getRates, selectedCodes } from './get-rates';
+import { getRates, type RateRow, selectedCodes } from './get-rates';
 import { getRegressions } from './get-regressions';
 import { getSummary } from './get-summary';
 import type { RateFilters } from './rate-filters';
@@ -149,7 +149,7 @@ export function buildEvidenceReport(
   let cursor: string | undefined;
   do {
     const page = getFindings(db, filters, { sort: 'day_asc', limit: 500, cursor });
-    for (const f of page.items) {
+    for (const f of page.rows) {
       if (redaction.files === 'keep' && isHomeDerived(f.file)) homeDerived++;
       findings.push({
         code: f.code,
@@ -175,7 +175,7 @@ export function buildEvidenceReport(
   if (filters.models?.length) filterEcho.model = redaction.models === 'generalize' ? filters.models.map(modelFamily).join(',') : filters.models.join(',');
   if (filters.from) filterEcho.from = filters.from;
   if (filters.to) filterEcho.to = filters.to;
-  if (filters.rootIds?.length) filterEcho.roots = String(filters.rootIds.length);
+  if (filters.folderIds?.length) filterEcho.roots = String(filters.folderIds.length);
   if (filters.sidechain !== undefined) filterEcho.sidechain = filters.sidechain ? 'sidechain' : 'main';
 
   const byVersion = toReportRows(getRates(db, 'version', filters));
@@ -189,7 +189,7 @@ export function buildEvidenceReport(
     redaction,
     filters: filterEcho,
     scanned: {
-      roots: summary.roots,
+      roots: summary.folders,
       files_ok: summary.files_ok,
       files_failed: summary.files_failed,
       files_in_progress: summary.files_in_progress,

@@ -109,7 +109,7 @@ export function getComparison(db: Db, a: string, b: string, common: RateFilters)
     a: side(sides[0], sa),
     b: side(sides[1], sb),
     method: COMPARE_METHOD,
-    codes: sa.codes.map((ca) => {
+    rows: sa.codes.map((ca) => {
       const cb = sb.codes.find((c) => c.code === ca.code);
       const opportunity = isFindingCode(ca.code) ? FINDING_OPPORTUNITY[ca.code] : 'tool_use_turns';
       const [ka, na] = [ca.count, ca.opportunities];

@@ -5,7 +5,7 @@ const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 function prepare(db: Db) {
   return db.prepare<{ statuses: string; roots: string | null }, FileProblem>(`
-    SELECT f.id, f.root_id, r.label AS root, f.rel_path AS file, f.status, f.error_code, f.error_line, f.size, f.indexed_at
+    SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, f.status, f.error_code, f.error_line, f.size, f.indexed_at
     FROM files f JOIN roots r ON r.id = f.root_id
     WHERE f.status IN (SELECT value FROM json_each(@statuses))
       AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))
@@ -13,9 +13,9 @@ function prepare(db: Db) {
 }
 
 /** Files that failed or are still being written, so nothing fails silently. */
-export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'problems', rootIds?: number[]): FileProblem[] {
+export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'problems', folderIds?: number[]): FileProblem[] {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
   const statuses = status === 'problems' ? ['failed', 'in_progress'] : [status];
-  return st.all({ statuses: JSON.stringify(statuses), roots: rootIds?.length ? JSON.stringify(rootIds) : null });
+  return st.all({ statuses: JSON.stringify(statuses), roots: folderIds?.length ? JSON.stringify(folderIds) : null });
 }

@@ -1,7 +1,7 @@
 import type { FindingDetail, FindingLink, StripRow } from '../../shared/api-schemas';
 import { pathUnderRoot, readRowWindow } from '../scan/read-row-window';
 import type { Db } from '../store/database';
-import { findingRef, parseFindingRef } from './finding-ref';
+import { findingId, parseFindingId } from '../store/finding-id';
 import { type FindingRow, toFinding } from './get-findings';
 
 export const DEFAULT_CONTEXT = 15;
@@ -37,20 +37,20 @@ function statements(db: Db) {
 }
 
 export const linkOf = (r: FindingRow): FindingLink => ({
-  ref: findingRef(r.root_id, r.file, r.code, r.first_line),
+  id: findingId(r.root_id, r.file, r.code, r.first_line),
   code: r.code,
   lines: [r.first_line, r.last_line],
   file: r.file,
 });
 
-/** The finding a stable reference names, or null. */
-export function findByRef(db: Db, ref: string): DetailRow | null {
-  const parsed = parseFindingRef(ref);
+/** The finding a stable id names, or null. */
+export function findById(db: Db, id: string): DetailRow | null {
+  const parsed = parseFindingId(id);
   if (!parsed) return null;
   return (
     statements(db)
       .byFirstLine.all({ first_line: parsed.firstLine })
-      .find((r) => findingRef(r.root_id, r.file, r.code, r.first_line) === ref) ?? null
+      .find((r) => findingId(r.root_id, r.file, r.code, r.first_line) === id) ?? null
   );
 }
 
@@ -85,9 +85,9 @@ function near(sourceLines: number[], context: number) {
   return (line: number) => sourceLines.some((s) => Math.abs(s - line) <= context);
 }
 
-/** One finding with its turn strip (re-read from the owner's file), chain and session. */
-export function getFindingDetail(db: Db, ref: string, context = DEFAULT_CONTEXT): FindingDetail | null {
-  const f = findByRef(db, ref);
+/** One finding (as in the list) with its turn strip (re-read from the owner's file), chain and session. */
+export function getFindingDetail(db: Db, id: string, context = DEFAULT_CONTEXT): FindingDetail | null {
+  const f = findById(db, id);
   if (!f) return null;
   const ctx = Math.max(0, Math.min(MAX_CONTEXT, context));
   const sourceLines = JSON.parse(f.source_lines) as number[];
@@ -101,7 +101,7 @@ export function getFindingDetail(db: Db, ref: string, context = DEFAULT_CONTEXT)
     window.status === 'ok' ? window.rows.filter((r) => near(sourceLines, ctx)(r.line)).map((r) => ({ ...r, in_finding: inFinding.has(r.line) })) : [];
   const session = f.session_hash ? statements(db).sameSession.all({ session_hash: f.session_hash, id: f.id }).map(linkOf) : [];
   return {
-    finding: toFinding(f),
+    ...toFinding(f),
     session_hash: f.session_hash,
     strip: {
       status: window.status,

@@ -1,6 +1,6 @@
 import type { Finding, FindingsResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
-import { findingRef } from './finding-ref';
+import { findingId } from '../store/finding-id';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export interface FindingsPage {
@@ -70,13 +70,13 @@ function decodeCursor(cursor: string): [string, number] {
   throw new BadCursorError('the cursor is not one this server gave out');
 }
 
+/** A stored finding as the API shows it: its stable id (never the row id), its folder. */
 export function toFinding(r: FindingRow): Finding {
   return {
-    id: r.id,
-    ref: findingRef(r.root_id, r.file, r.code, r.first_line),
+    id: findingId(r.root_id, r.file, r.code, r.first_line),
     code: r.code,
-    root_id: r.root_id,
-    root: r.root,
+    folder_id: r.root_id,
+    folder: r.root,
     file: r.file,
     lines: [r.first_line, r.last_line],
     source_lines: JSON.parse(r.source_lines) as number[],
@@ -101,7 +101,6 @@ export function getFindings(db: Db, filters: RateFilters, page: FindingsPage): F
   const statement = page.sort === 'day_asc' ? st.ascending : st.descending;
   const rows = statement.all({ ...params, after_day: afterDay, after_id: afterId, limit: page.limit + 1 });
   const more = rows.length > page.limit;
-  const items = rows.slice(0, page.limit).map(toFinding);
   const last = rows[page.limit - 1];
-  return { items, next_cursor: more && last ? encodeCursor(last.day, last.id) : null, total: st.total.get(params)!.n };
+  return { rows: rows.slice(0, page.limit).map(toFinding), next_cursor: more && last ? encodeCursor(last.day, last.id) : null, total: st.total.get(params)!.n };
 }

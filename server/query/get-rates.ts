@@ -1,10 +1,10 @@
-import type { CodeRate, RateRow, SideFigures } from '../../shared/api-schemas';
+import type { CodeRate, RateFigures, SideFigures } from '../../shared/api-schemas';
 import { type Denominators, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
 import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
-import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-sources';
+import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-database';
 
 export type RateDimension = 'day' | 'week' | 'version' | 'model';
 
@@ -131,6 +131,12 @@ export function sideFigures(opportunity: Opportunity, count: number, opportuniti
   };
 }
 
+/** A rate row inside the query layer: the figures under a generic `key` (the API names the dimension, see getRateRows). */
+export type RateRow = RateFigures & { key: string | null };
+
+/** A rate row as the API sends it: its dimension named (`day`, `week`, `version` or `model`), null when unknown. */
+export type DimensionRow<D extends RateDimension> = { [K in D]: string | null } & RateFigures;
+
 function order(dimension: RateDimension) {
   return (a: RateRow, b: RateRow) => {
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
@@ -160,6 +166,11 @@ export function getRates(db: Db, dimension: RateDimension, filters: RateFilters 
     return { key: key === '' ? null : key, ...d, codes: codes.map((code) => codeRate(code, counts.get(key)?.get(code) ?? 0, d)) };
   });
   return rows.sort(order(dimension));
+}
+
+/** getRates with each row naming its dimension, for the API. */
+export function getRateRows<D extends RateDimension>(db: Db, dimension: D, filters: RateFilters = {}): DimensionRow<D>[] {
+  return getRates(db, dimension, filters).map(({ key, ...figures }) => ({ [dimension]: key, ...figures }) as DimensionRow<D>);
 }
 
 /** How many findings of `code` a set of rows holds. */

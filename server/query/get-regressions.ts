@@ -1,10 +1,10 @@
-import type { CardCode, CardSide, RateRow, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
+import type { CardCode, CardSide, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
 import { opportunityWords } from '../../shared/opportunity-words';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
 import type { Db } from '../store/database';
 import { notMeasurableText, opportunityLabel } from './format-rate';
-import { getRates, selectedCodes, sideFigures } from './get-rates';
+import { getRates, type RateRow, selectedCodes, sideFigures } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export const ALPHA = 0.05;
@@ -227,7 +227,7 @@ const CARD_KEY_SQL = { version: 'c.version', day: 'c.day' } as const;
  * the sessions holding it in that cell and its findings capped per session in that cell; its
  * sessions never left the machine, so they are a count (`sessions`), not ids. Rows imported from
  * schema-1 files (sessions NULL) count in full, and their machine as one session, as before.
- * Team rows have no root, so a root filter leaves them out (as in team-sources.ts). `file` is the
+ * Team rows have no folder, so a folder filter leaves them out (as in team-database.ts). `file` is the
  * file id for local rows and the negated machine id for team rows, so the two never collide.
  */
 function prepareSessionCounts(db: Db, dimension: 'version' | 'day') {
@@ -458,11 +458,11 @@ export function buildCards(
 }
 
 /** The verdict cards for both dimensions, over every model together. */
-export function getVerdictCards(db: Db, filters: RateFilters = {}): Pick<RegressionsResponse, 'cards' | 'no_claim' | 'session_cap'> {
+export function getVerdictCards(db: Db, filters: RateFilters = {}): Pick<RegressionsResponse, 'rows' | 'no_claim' | 'session_cap'> {
   const versions = getRates(db, 'version', filters);
   const days = getRates(db, 'day', filters);
   const turns = versions.reduce((n, r) => n + r.tool_use_turns, 0);
   const version = buildCards('version', cardCells(db, 'version', versions, filters), turns);
   const day = buildCards('day', cardCells(db, 'day', days, filters), turns);
-  return { cards: [...version.cards, ...day.cards], no_claim: { version: version.noClaim, day: day.noClaim }, session_cap: SESSION_CAP };
+  return { rows: [...version.cards, ...day.cards], no_claim: { version: version.noClaim, day: day.noClaim }, session_cap: SESSION_CAP };
 }

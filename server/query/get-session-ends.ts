@@ -20,23 +20,25 @@ function prepare(db: Db) {
 }
 
 /** How sessions end, per version (ordered as versions are), model or day. */
-export function getSessionEnds(db: Db, dimension: SessionEndDimension, filters: { rootIds?: number[]; sidechain?: boolean }): SessionEndsResponse {
+export function getSessionEnds(db: Db, dimension: SessionEndDimension, filters: { folderIds?: number[]; sidechain?: boolean }): SessionEndsResponse {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
-  const rows = new Map<string | null, SessionEndsRow>();
+  const rows = new Map<string | null, { key: string | null; sessions: number; ends: SessionEndsRow['ends'] }>();
   const params = {
-    roots: filters.rootIds?.length ? JSON.stringify(filters.rootIds) : null,
+    roots: filters.folderIds?.length ? JSON.stringify(filters.folderIds) : null,
     sidechain: filters.sidechain === undefined ? null : filters.sidechain ? 1 : 0,
   };
   for (const r of st[dimension].all(params)) {
-    let row = rows.get(r.key);
-    if (!row) rows.set(r.key, (row = { key: r.key, sessions: 0, ends: Object.fromEntries(SESSION_ENDS.map((e) => [e, 0])) as SessionEndsRow['ends'] }));
+    const key = r.key || null; // '' and NULL are both unknown: null in JSON
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { key, sessions: 0, ends: Object.fromEntries(SESSION_ENDS.map((e) => [e, 0])) as SessionEndsRow['ends'] }));
     row.ends[r.end] += r.n;
     row.sessions += r.n;
   }
-  const order = (a: SessionEndsRow, b: SessionEndsRow) => {
+  const order = (a: { key: string | null }, b: { key: string | null }) => {
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
     return dimension === 'version' ? compareVersions(a.key, b.key) : a.key.localeCompare(b.key);
   };
-  return { dimension, rows: [...rows.values()].sort(order) };
+  // Each row names its dimension (version, model or day), never a generic key.
+  return { dimension, rows: [...rows.values()].sort(order).map(({ key, ...rest }) => ({ [dimension]: key, ...rest })) };
 }

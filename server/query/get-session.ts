@@ -31,7 +31,7 @@ function prepare(db: Db) {
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
-const MARKS: Partial<Record<string, SessionResponse['files'][number]['marks'][number]['kind']>> = {
+const MARKS: Partial<Record<string, SessionResponse['rows'][number]['marks'][number]['kind']>> = {
   compact_boundary: 'compaction',
   microcompact_boundary: 'compaction',
   interrupt: 'interrupt',
@@ -44,7 +44,7 @@ function countsOf(rows: RowMeta[]) {
   let calls = 0;
   let errors = 0;
   let compactions = 0;
-  const marks: SessionResponse['files'][number]['marks'] = [];
+  const marks: SessionResponse['rows'][number]['marks'] = [];
   for (const r of rows) {
     calls += r.tool_calls.length;
     if (r.synthetic === 'compact_boundary' || r.synthetic === 'microcompact_boundary') compactions++;
@@ -68,7 +68,7 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
   if (!st) cache.set(db, (st = prepare(db)));
   const files = st.files.all({ session_hash: sessionHash });
   if (files.length === 0) return null;
-  const out: SessionResponse['files'] = files.map((f) => {
+  const out: SessionResponse['rows'] = files.map((f) => {
     const path = pathUnderRoot(f.root_path, f.file);
     const rows = path ? readAllRowMetadata(path) : null;
     const counts = rows ? countsOf(rows) : { calls: 0, errors: 0, compactions: 0, marks: [] };
@@ -94,7 +94,7 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
     session_hash: sessionHash,
     first_day: days[0] ?? null,
     last_day: days[days.length - 1] ?? null,
-    files: out,
+    rows: out,
     totals: {
       turns: total('turns'),
       calls: total('calls'),

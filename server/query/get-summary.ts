@@ -2,7 +2,7 @@ import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
-import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './team-sources';
+import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './team-database';
 
 function prepare(db: Db) {
   return {
@@ -28,14 +28,14 @@ function prepare(db: Db) {
       WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
       GROUP BY fi.code`),
-    // Imported team machines count as sources, their files with the local ones.
+    // Each imported team machine (the team database) counts as one folder, its files with the local ones.
     team: db.prepare<{ roots: string | null }, { machines: number; files_ok: number; files_damaged: number; files_excluded: number }>(TEAM_FILES_SQL),
   };
 }
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
-/** Headline figures: files by status, roots, deduplicated denominators, findings per code with rates. */
+/** Headline figures: files by status, folders, deduplicated denominators, findings per code with rates. */
 export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
@@ -47,8 +47,8 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   const counts = new Map(st.findings.all(params).map((r) => [r.code, r.n]));
   const denominators = denominatorsOf(d);
   return {
-    roots: roots.roots + team.machines,
-    roots_never_scanned: roots.never ?? 0,
+    folders: roots.roots + team.machines,
+    folders_never_indexed: roots.never ?? 0,
     files_ok: (files.get('ok') ?? 0) + team.files_ok,
     files_failed: (files.get('failed') ?? 0) + team.files_damaged,
     files_in_progress: (files.get('in_progress') ?? 0) + team.files_excluded,

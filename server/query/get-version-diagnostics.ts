@@ -25,11 +25,11 @@ const sorted = (m: Map<string, number>) => [...m].map(([type, count]) => ({ type
  * row and block types no detector knows. A version whose text rows collapse against its
  * tool_use rows stopped writing text to transcripts, and leak detection undercounts there.
  */
-export function getVersionDiagnostics(db: Db, rootIds?: number[]): VersionDiagnostic[] {
+export function getVersionDiagnostics(db: Db, folderIds?: number[]): VersionDiagnostic[] {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
   const byVersion = new Map<string, { text: number; tool: number; rows: Map<string, number>; blocks: Map<string, number> }>();
-  for (const r of st.all({ roots: rootIds?.length ? JSON.stringify(rootIds) : null })) {
+  for (const r of st.all({ roots: folderIds?.length ? JSON.stringify(folderIds) : null })) {
     let v = byVersion.get(r.version);
     if (!v) byVersion.set(r.version, (v = { text: 0, tool: 0, rows: new Map(), blocks: new Map() }));
     v.text += r.text_rows;

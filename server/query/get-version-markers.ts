@@ -1,7 +1,7 @@
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
-import { DENOMINATOR_ROWS_SQL } from './team-sources';
+import { DENOMINATOR_ROWS_SQL } from './team-database';
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 

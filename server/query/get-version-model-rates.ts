@@ -3,7 +3,7 @@ import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
-import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-sources';
+import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-database';
 
 function prepare(db: Db) {
   return {

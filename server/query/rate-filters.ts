@@ -1,3 +1,5 @@
+import { UNKNOWN } from '../../shared/api-schemas';
+
 /** Filters shared by every rate and findings question. Absent means "all". */
 export interface RateFilters {
   codes?: string[];
@@ -6,7 +8,8 @@ export interface RateFilters {
   /** Inclusive UTC days, YYYY-MM-DD. */
   from?: string;
   to?: string;
-  rootIds?: number[];
+  /** Folder ids (the store's root ids). */
+  folderIds?: number[];
   /** true: subagent messages only; false: main-thread only. */
   sidechain?: boolean;
 }
@@ -16,11 +19,12 @@ export function filterParams(f: RateFilters) {
   const list = (xs?: readonly (string | number)[]) => (xs && xs.length > 0 ? JSON.stringify(xs) : null);
   return {
     codes: list(f.codes),
-    versions: list(f.versions?.map((v) => (v === 'unknown' ? '' : v))),
-    models: list(f.models?.map((m) => (m === 'unknown' ? '' : m))),
+    // "unknown" is spelled `unknown` in filters and null in JSON; the index stores it as '' (a detail kept here).
+    versions: list(f.versions?.map((v) => (v === UNKNOWN ? '' : v))),
+    models: list(f.models?.map((m) => (m === UNKNOWN ? '' : m))),
     from: f.from ?? null,
     to: f.to ?? null,
-    roots: list(f.rootIds),
+    roots: list(f.folderIds),
     sidechain: f.sidechain === undefined ? null : f.sidechain ? 1 : 0,
   };
 }

@@ -4,6 +4,7 @@ import { renderEvidenceMarkdown } from '../query/evidence-markdown';
 import { parseFilters } from './parse-filters';
 import type { App, RouteContext } from './types';
 
+/** GET /api/export: the evidence report (JSON, or Markdown with format=md). Not cached: it is stamped with the time it was made. */
 export function exportRoutes(app: App, ctx: RouteContext): void {
   app.get('/api/export', { schema: { querystring: ExportQuery, response: { 200: EvidenceReport } } }, async (request, reply) => {
     const { format, files, lines, digests, models, ...filters } = request.query;

@@ -1,5 +1,6 @@
 import { ErrorBody, IndexRunState, StartIndexRunBody } from '../../shared/api-schemas';
 import { IndexRunningError } from '../index/index-runner';
+import { folderExists } from '../query/get-folders';
 import { httpError } from './http-error';
 import type { App, RouteContext } from './types';
 
@@ -10,16 +11,16 @@ export function indexRunRoutes(app: App, ctx: RouteContext): void {
     {
       schema: { body: StartIndexRunBody, response: { 202: IndexRunState, 404: ErrorBody, 409: ErrorBody } },
       config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
-      // `curl -X POST` with no body means "all roots".
+      // `curl -X POST` with no body means "every folder".
       preValidation: async (request) => {
         if (request.body === undefined || request.body === null) request.body = {};
       },
     },
     async (request, reply) => {
-      const rootId = request.body?.root_id;
-      if (rootId !== undefined && !ctx.db.prepare('SELECT 1 FROM roots WHERE id = ?').get(rootId)) throw httpError(404, 'not_found', 'no such root');
+      const folderId = request.body?.folder_id;
+      if (folderId !== undefined && !folderExists(ctx.db, folderId)) throw httpError(404, 'not_found', 'no such folder');
       try {
-        return reply.status(202).send(ctx.indexRuns.start(rootId).state);
+        return reply.status(202).send(ctx.indexRuns.start(folderId).state);
       } catch (error) {
         if (error instanceof IndexRunningError) throw httpError(409, 'index_running', error.message);
         throw error;

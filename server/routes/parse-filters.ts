@@ -3,6 +3,9 @@ import type { RateFilters } from '../query/rate-filters';
 
 const list = (value?: string) => (value ? value.split(',').filter(Boolean) : undefined);
 
+/** A `folder` parameter (comma-separated folder ids) to ids; undefined when absent. */
+export const folderIds = (value?: string) => list(value)?.map(Number);
+
 /** Query-string filters (already validated by their schema) to the query layer's filters. */
 export function parseFilters(q: FilterQuery): RateFilters {
   return {
@@ -11,7 +14,7 @@ export function parseFilters(q: FilterQuery): RateFilters {
     models: list(q.model),
     from: q.from,
     to: q.to,
-    rootIds: list(q.root)?.map(Number),
+    folderIds: folderIds(q.folder),
     sidechain: q.sidechain === 'main' ? false : q.sidechain === 'sidechain' ? true : undefined,
   };
 }

@@ -50,21 +50,21 @@ export function requestGuard(options: GuardOptions) {
   const hosts = options.allowedHosts;
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!allowedHost(hosts, request.headers.host))
-      return reply.status(403).send(errorBody(403, 'forbidden_host', 'this server only answers to its own loopback address'));
+      return reply.status(403).send(errorBody('forbidden_host', 'this server only answers to its own loopback address'));
     if (!STATE_CHANGING.has(request.method)) return;
     const origin = request.headers.origin;
     const fetchSite = request.headers['sec-fetch-site'];
     if (fetchSite === 'cross-site' || fetchSite === 'same-site') {
-      return reply.status(403).send(errorBody(403, 'forbidden_origin', 'requests from other sites are refused'));
+      return reply.status(403).send(errorBody('forbidden_origin', 'requests from other sites are refused'));
     }
     if (origin !== undefined) {
       if (!hosts.some((h) => origin.toLowerCase() === `http://${h}`))
-        return reply.status(403).send(errorBody(403, 'forbidden_origin', 'requests from other origins are refused'));
+        return reply.status(403).send(errorBody('forbidden_origin', 'requests from other origins are refused'));
       return;
     }
     const token = request.headers['x-tcf-token'];
     if (typeof token !== 'string' || !sameToken(token, options.token)) {
-      return reply.status(403).send(errorBody(403, 'missing_token', 'send the launch token (printed at start) in the x-tcf-token header'));
+      return reply.status(403).send(errorBody('missing_token', 'send the launch token (printed at start) in the x-tcf-token header'));
     }
   };
 }

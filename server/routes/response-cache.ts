@@ -1,13 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../store/database';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's 200 answers are kept per URL by responseCache (only for answers that depend on the index alone). */
+    cache?: boolean;
+  }
+}
+
 /**
  * The index is read-mostly: figures change only when an index run or a root change commits.
  * Serialized GET responses are kept per URL and tagged with the database's version — SQLite's
  * data_version (moves when another connection, such as a CLI `index`, commits) and this
  * connection's total_changes() (moves with our own writes) — so a cached answer is never stale.
+ * A route opts in with `config: { cache: true }`; nothing else is kept.
  */
-export function responseCache(db: Db, options: { maxEntries?: number; cacheable: (url: string) => boolean }) {
+export function responseCache(db: Db, options: { maxEntries?: number } = {}) {
   const max = options.maxEntries ?? 500;
   const entries = new Map<string, { version: string; payload: Buffer }>();
   const versionStatement = db.prepare<[], { v: number; c: number }>('SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c');
@@ -15,7 +23,7 @@ export function responseCache(db: Db, options: { maxEntries?: number; cacheable:
     const { v, c } = versionStatement.get()!;
     return `${v}:${c}`;
   };
-  const applies = (request: FastifyRequest) => request.method === 'GET' && options.cacheable(request.url);
+  const applies = (request: FastifyRequest) => request.method === 'GET' && request.routeOptions.config?.cache === true;
 
   return {
     preHandler: async (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,11 +1,17 @@
 import { SessionEndsQuery, SessionEndsResponse } from '../../shared/session-ends';
 import { getSessionEnds } from '../query/get-session-ends';
+import { folderIds } from './parse-filters';
 import type { App, RouteContext } from './types';
 
+/** GET /api/session-ends: per version (or model, or day), how many sessions ended each way. */
 export function sessionEndRoutes(app: App, ctx: RouteContext): void {
-  app.get('/api/session-ends', { schema: { querystring: SessionEndsQuery, response: { 200: SessionEndsResponse } } }, async (request) => {
-    const q = request.query;
-    const sidechain = q.sidechain === 'all' ? undefined : q.sidechain === 'sidechain';
-    return getSessionEnds(ctx.db, q.dimension ?? 'version', { rootIds: q.root?.split(',').filter(Boolean).map(Number), sidechain });
-  });
+  app.get(
+    '/api/session-ends',
+    { schema: { querystring: SessionEndsQuery, response: { 200: SessionEndsResponse } }, config: { cache: true } },
+    async (request) => {
+      const q = request.query;
+      const sidechain = q.sidechain === 'all' ? undefined : q.sidechain === 'sidechain';
+      return getSessionEnds(ctx.db, q.dimension ?? 'version', { folderIds: folderIds(q.folder), sidechain });
+    },
+  );
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CodeRate, RateRow } from '../../shared/api-schemas';
+import type { CodeRate, ModelRateRow, VersionModelRow, VersionRateRow } from '../../shared/api-schemas';
 import { FINDING_CODES, FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../shared/finding-codes';
 import { type TestApp, testApp } from '../support/api-app';
 import { ERA_TRUTH, writeEraCorpus } from '../support/era-corpus';
@@ -25,10 +25,10 @@ const total = (k: keyof (typeof ERA_TRUTH)['2.1.20']) => versions.reduce((n, v) 
 
 describe('denominators per stop-reason era', () => {
   it('/api/versions: exact messages, tool-use turns, recorded stop reasons, captures, synthetic rows and coverage per version', async () => {
-    const rows = (await t.get('/api/versions')).json.rows as RateRow[];
-    expect(rows.map((r) => r.key)).toEqual(versions);
+    const rows = (await t.get('/api/versions')).json.rows as VersionRateRow[];
+    expect(rows.map((r) => r.version)).toEqual(versions);
     for (const r of rows) {
-      const want = ERA_TRUTH[r.key as keyof typeof ERA_TRUTH];
+      const want = ERA_TRUTH[r.version as keyof typeof ERA_TRUTH];
       expect(r).toMatchObject({
         assistant_messages: want.assistant_messages,
         tool_use_turns: want.tool_use_turns,
@@ -41,9 +41,9 @@ describe('denominators per stop-reason era', () => {
   });
 
   it('each code over its own opportunities; null rate and a reason where there are none, never 0‰', async () => {
-    const rows = (await t.get('/api/versions')).json.rows as RateRow[];
+    const rows = (await t.get('/api/versions')).json.rows as VersionRateRow[];
     for (const r of rows) {
-      const want = ERA_TRUTH[r.key as keyof typeof ERA_TRUTH];
+      const want = ERA_TRUTH[r.version as keyof typeof ERA_TRUTH];
       for (const c of FINDING_CODES) {
         const rate = code(r, c);
         const opportunity = FINDING_OPPORTUNITY[c];
@@ -58,7 +58,7 @@ describe('denominators per stop-reason era', () => {
         }
       }
     }
-    const legacy = rows.find((r) => r.key === '2.1.20')!;
+    const legacy = rows.find((r) => r.version === '2.1.20')!;
     expect(code(legacy, 'missing_tool_use_block')).toMatchObject({
       opportunities: 0,
       per_1000_opportunities: null,
@@ -66,10 +66,10 @@ describe('denominators per stop-reason era', () => {
     });
     expect(code(legacy, 'orphan_tool_use')).toMatchObject({ opportunities: 2, not_measurable: null });
     expect(code(legacy, 'zero_delta_tool_use')).toMatchObject({ opportunities: 0, not_measurable: 'no_captures' });
-    const modern = rows.find((r) => r.key === '2.1.100')!;
+    const modern = rows.find((r) => r.version === '2.1.100')!;
     expect(code(modern, 'missing_tool_use_block')).toMatchObject({ count: 1, opportunities: 3, not_measurable: null });
     expect(code(modern, 'missing_tool_use_block').per_1000_opportunities!.rate).toBeCloseTo(333.333, 2);
-    expect(code(rows.find((r) => r.key === '2.1.215')!, 'zero_delta_tool_use')).toMatchObject({ count: 1, opportunities: 1, not_measurable: null });
+    expect(code(rows.find((r) => r.version === '2.1.215')!, 'zero_delta_tool_use')).toMatchObject({ count: 1, opportunities: 1, not_measurable: null });
   });
 
   it('/api/summary adds them up; synthetic rows are their own count', async () => {
@@ -86,8 +86,8 @@ describe('denominators per stop-reason era', () => {
   });
 
   it('the synthetic row is under no model: an unknown-model row with no model messages and one synthetic row', async () => {
-    const models = (await t.get('/api/models?sidechain=all')).json.rows as RateRow[];
-    expect(models.map((r) => [r.key, r.assistant_messages, r.synthetic_messages])).toEqual([
+    const models = (await t.get('/api/models?sidechain=all')).json.rows as ModelRateRow[];
+    expect(models.map((r) => [r.model, r.assistant_messages, r.synthetic_messages])).toEqual([
       ['claude-opus-4-8', total('assistant_messages'), 0],
       [null, 0, 1],
     ]);
@@ -95,7 +95,7 @@ describe('denominators per stop-reason era', () => {
   });
 
   it('/api/version-models carries the same denominators', async () => {
-    const rows = (await t.get('/api/version-models')).json.rows as Array<RateRow & { version: string; model: string | null }>;
+    const rows = (await t.get('/api/version-models')).json.rows as VersionModelRow[];
     const opus = rows.filter((r) => r.model === 'claude-opus-4-8');
     expect(opus.map((r) => [r.version, r.tool_use_turns, r.stop_known_messages, r.capture_messages])).toEqual(
       versions.map((v) => [v, ERA_TRUTH[v].tool_use_turns, ERA_TRUTH[v].stop_known_messages, ERA_TRUTH[v].capture_messages]),
@@ -105,7 +105,7 @@ describe('denominators per stop-reason era', () => {
   it('/api/compare: a side with no opportunities is not measurable, with no ratio and no p-value', async () => {
     const { json } = await t.get('/api/compare?a=2.1.20&b=2.1.100');
     expect(json.a).toMatchObject({ tool_use_turns: 2, stop_known_messages: 0, synthetic_messages: 1 });
-    const missing = json.codes.find((c: { code: string }) => c.code === 'missing_tool_use_block');
+    const missing = json.rows.find((c: { code: string }) => c.code === 'missing_tool_use_block');
     expect(missing.a).toMatchObject({
       count: 0,
       opportunity: 'stop_known_messages',
@@ -116,7 +116,7 @@ describe('denominators per stop-reason era', () => {
     expect(missing.b).toMatchObject({ count: 1, opportunities: 3, not_measurable: null });
     expect(missing.rate_ratio).toBeNull();
     expect(missing.p_value).toBeNull();
-    const orphan = json.codes.find((c: { code: string }) => c.code === 'orphan_tool_use');
+    const orphan = json.rows.find((c: { code: string }) => c.code === 'orphan_tool_use');
     expect(orphan.a).toMatchObject({ opportunities: 2, not_measurable: null });
     // Measurable on both sides, but no finding on either: no ratio and no p-value, said so.
     expect(orphan).toMatchObject({ no_findings: true, rate_ratio: null, p_value: null });

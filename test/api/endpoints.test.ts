@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
-import type { Finding, RateRow } from '../../shared/api-schemas';
+import type { Finding, ModelRateRow, RateFigures, TimelineRow, VersionModelRow, VersionRateRow } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_CODES } from '../../shared/finding-codes';
 import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-const count = (rows: RateRow[], code: string) => sum(rows.map((r) => r.codes.find((c) => c.code === code)?.count ?? 0));
+const count = (rows: RateFigures[], code: string) => sum(rows.map((r) => r.codes.find((c) => c.code === code)?.count ?? 0));
 const messagesIn = (pred: (c: DemoTruth['cells'][number]) => boolean) => sum(truth.cells.filter(pred).map((c) => c.assistant_messages));
 
 describe('GET endpoints return exact figures', () => {
@@ -38,8 +38,8 @@ describe('GET endpoints return exact figures', () => {
   it('/api/summary', async () => {
     const { json } = await t.get('/api/summary');
     expect(json).toMatchObject({
-      roots: 1,
-      roots_never_scanned: 0,
+      folders: 1,
+      folders_never_indexed: 0,
       files_failed: 1,
       files_in_progress: 1,
       assistant_messages: messagesIn(() => true),
@@ -62,8 +62,8 @@ describe('GET endpoints return exact figures', () => {
   it('/api/timeline by day and week, with version markers', async () => {
     const days = (await t.get('/api/timeline')).json;
     expect(days.bucket).toBe('day');
-    expect(days.rows.map((r: RateRow) => r.key)).toEqual([...new Set(truth.cells.map((c) => c.day))].sort());
-    expect(sum(days.rows.map((r: RateRow) => r.assistant_messages))).toBe(messagesIn(() => true));
+    expect(days.rows.map((r: TimelineRow) => r.day)).toEqual([...new Set(truth.cells.map((c) => c.day))].sort());
+    expect(sum(days.rows.map((r: TimelineRow) => r.assistant_messages))).toBe(messagesIn(() => true));
     expect(days.version_markers.map((m: { version: string }) => m.version)).toEqual(['2.1.36', '2.1.37', '2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
     const firstDay40 = truth.cells
       .filter((c) => c.version === '2.1.40')
@@ -71,23 +71,24 @@ describe('GET endpoints return exact figures', () => {
       .sort()[0];
     expect(days.version_markers.find((m: { version: string }) => m.version === '2.1.40').first_day).toBe(firstDay40);
     const weeks = (await t.get('/api/timeline?bucket=week&from=2026-05-04&to=2026-05-17')).json;
-    expect(weeks.rows.map((r: RateRow) => r.key)).toEqual(['2026-05-04', '2026-05-11']);
-    expect(sum(weeks.rows.map((r: RateRow) => r.assistant_messages))).toBe(messagesIn((c) => c.day >= '2026-05-04' && c.day <= '2026-05-17'));
+    expect(weeks.rows.map((r: TimelineRow) => r.week)).toEqual(['2026-05-04', '2026-05-11']);
+    expect(weeks.rows.every((r: TimelineRow) => !('day' in r))).toBe(true);
+    expect(sum(weeks.rows.map((r: TimelineRow) => r.assistant_messages))).toBe(messagesIn((c) => c.day >= '2026-05-04' && c.day <= '2026-05-17'));
   });
 
   it('/api/versions in semantic order and /api/models', async () => {
-    const versions = (await t.get('/api/versions')).json.rows as RateRow[];
-    expect(versions.map((r) => r.key)).toEqual(['2.1.36', '2.1.37', '2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
-    for (const r of versions) expect(r.assistant_messages).toBe(messagesIn((c) => c.version === r.key));
+    const versions = (await t.get('/api/versions')).json.rows as VersionRateRow[];
+    expect(versions.map((r) => r.version)).toEqual(['2.1.36', '2.1.37', '2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
+    for (const r of versions) expect(r.assistant_messages).toBe(messagesIn((c) => c.version === r.version));
     expect(count(versions.slice(0, 4), 'missing_tool_use_block')).toBe(0);
     expect(count(versions, 'missing_tool_use_block')).toBe(truth.counted_by_code.missing_tool_use_block);
-    const models = (await t.get('/api/models?sidechain=all')).json.rows as RateRow[];
-    expect(models.map((r) => r.key)).toEqual(['claude-haiku-4-5', 'claude-opus-4-8', 'claude-sonnet-4-6']);
-    for (const r of models) expect(r.assistant_messages).toBe(messagesIn((c) => c.model === r.key));
+    const models = (await t.get('/api/models?sidechain=all')).json.rows as ModelRateRow[];
+    expect(models.map((r) => r.model)).toEqual(['claude-haiku-4-5', 'claude-opus-4-8', 'claude-sonnet-4-6']);
+    for (const r of models) expect(r.assistant_messages).toBe(messagesIn((c) => c.model === r.model));
   });
 
   it('/api/version-models crosses versions and models exactly', async () => {
-    const rows = (await t.get('/api/version-models')).json.rows as Array<RateRow & { version: string; model: string }>;
+    const rows = (await t.get('/api/version-models')).json.rows as VersionModelRow[];
     expect(rows.length).toBe(new Set(truth.cells.map((c) => `${c.version} ${c.model}`)).size);
     for (const r of rows) expect(r.assistant_messages).toBe(messagesIn((c) => c.version === r.version && c.model === r.model));
     expect(rows[0]!.version).toBe('2.1.36');
@@ -114,7 +115,7 @@ describe('GET endpoints return exact figures', () => {
     const turns = (pred: (c: DemoTruth['cells'][number]) => boolean) => sum(truth.cells.filter(pred).map((c) => c.tool_use_turns));
     expect(json.a.tool_use_turns).toBe(turns((c) => c.version <= '2.1.39'));
     expect(json.b.tool_use_turns).toBe(turns((c) => c.version >= '2.1.40'));
-    const missing = json.codes.find((c: { code: string }) => c.code === 'missing_tool_use_block');
+    const missing = json.rows.find((c: { code: string }) => c.code === 'missing_tool_use_block');
     expect(missing.a.count).toBe(0);
     expect(missing.b.count).toBe(truth.counted_by_code.missing_tool_use_block);
     expect(missing.p_value).toBeLessThan(0.001);
@@ -134,7 +135,7 @@ describe('GET endpoints return exact figures', () => {
     do {
       const { json } = await t.get(`/api/findings?limit=7&sort=day_asc${cursor ? `&cursor=${cursor}` : ''}`);
       expect(json.total).toBe(truth.findings.length);
-      seen.push(...json.items);
+      seen.push(...json.rows);
       cursor = json.next_cursor;
       pages++;
     } while (cursor);
@@ -143,11 +144,17 @@ describe('GET endpoints return exact figures', () => {
     const days = seen.map((f) => f.day ?? '');
     expect(days).toEqual([...days].sort());
     expect(seen.filter((f) => !f.counted).length).toBe(truth.findings.length - sum(Object.values(truth.counted_by_code)));
-    expect(seen[0]).toMatchObject({ root: 'projects', lines: expect.any(Array), evidence_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(seen[0]).toMatchObject({
+      folder: 'projects',
+      folder_id: 1,
+      id: expect.stringMatching(/^[0-9]+-[0-9a-f]{16}$/),
+      lines: expect.any(Array),
+      evidence_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const desc = (await t.get('/api/findings?code=empty_tool_input_with_error_result')).json;
-    expect(desc.items.every((f: Finding) => f.code === 'empty_tool_input_with_error_result')).toBe(true);
-    expect(desc.items.map((f: Finding) => f.day)).toEqual(
-      desc.items
+    expect(desc.rows.every((f: Finding) => f.code === 'empty_tool_input_with_error_result')).toBe(true);
+    expect(desc.rows.map((f: Finding) => f.day)).toEqual(
+      desc.rows
         .map((f: Finding) => f.day)
         .sort()
         .reverse(),
@@ -163,7 +170,7 @@ describe('GET endpoints return exact figures', () => {
   it('/api/files lists failed and in-progress files with code and line', async () => {
     const { json } = await t.get('/api/files');
     expect(
-      json.items.map((f: { file: string; status: string; error_code: string | null; error_line: number | null }) => [
+      json.rows.map((f: { file: string; status: string; error_code: string | null; error_line: number | null }) => [
         f.file,
         f.status,
         f.error_code,
@@ -173,58 +180,69 @@ describe('GET endpoints return exact figures', () => {
       [truth.failed_files[0]!.file, 'failed', 'malformed_json', 2],
       [truth.in_progress_files[0]!, 'in_progress', null, null],
     ]);
-    expect((await t.get('/api/files?status=failed')).json.items).toHaveLength(1);
+    expect((await t.get('/api/files?status=failed')).json.rows).toHaveLength(1);
   });
 
-  it('/api/roots shows the owner the path and counts', async () => {
-    const { json } = await t.get('/api/roots');
+  it('/api/folders shows the owner the path and counts', async () => {
+    const { json } = await t.get('/api/folders');
     const files = readdirSync(projects, { recursive: true }).filter((name) => String(name).endsWith('.jsonl')).length;
-    expect(json.roots).toEqual([expect.objectContaining({ id: 1, label: 'projects', path: projects, files, files_failed: 1, files_in_progress: 1 })]);
+    expect(json.rows).toEqual([expect.objectContaining({ id: 1, label: 'projects', path: projects, files, files_failed: 1, files_in_progress: 1 })]);
   });
 });
 
-describe('roots and scans', () => {
+describe('folders and index runs', () => {
   const post = (url: string, payload?: object) =>
     t.app.inject({ method: 'POST', url, headers: { host: HOST, 'x-tcf-token': TOKEN }, ...(payload ? { payload } : {}) });
 
-  it('adds a root, scans it (one at a time: a second start gets 409), then removes it and its rows', async () => {
+  it('adds a folder, indexes it (one index run at a time: a second start gets 409), then removes it and its rows', async () => {
     const copy = join(tmp, 'copy/projects');
     cpSync(projects, copy, { recursive: true });
-    const added = await post('/api/roots', { path: copy, label: 'second' });
+    const added = await post('/api/folders', { path: copy, label: 'second' });
     expect(added.statusCode).toBe(201);
-    expect(added.json()).toMatchObject({ label: 'second', path: copy, last_scan_at: null, files: 0 });
-    expect((await t.get('/api/summary')).json.roots_never_scanned).toBe(1);
+    expect(added.json()).toMatchObject({ label: 'second', path: copy, last_indexed_at: null, files: 0 });
+    expect((await t.get('/api/summary')).json.folders_never_indexed).toBe(1);
 
-    const [first, second] = [await post('/api/index-runs', { root_id: added.json().id }), await post('/api/index-runs', {})];
+    const [first, second] = [await post('/api/index-runs', { folder_id: added.json().id }), await post('/api/index-runs', {})];
     expect(first.statusCode).toBe(202);
-    expect(first.json().state).toBe('running');
+    expect(first.json()).toMatchObject({ state: 'running', folder_id: added.json().id });
     expect(second.statusCode).toBe(409);
     expect(second.json().error.code).toBe('index_running');
-    const deleteWhileRunning = await t.app.inject({ method: 'DELETE', url: `/api/roots/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    const deleteWhileRunning = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(deleteWhileRunning.statusCode).toBe(409);
     let state = (await t.get('/api/index-runs/current')).json;
     while (state.state === 'running') {
       await new Promise((r) => setTimeout(r, 20));
       state = (await t.get('/api/index-runs/current')).json;
     }
-    expect(state).toMatchObject({ state: 'done', files_done: state.files_total, files_failed: 1 });
+    expect(state).toMatchObject({ state: 'done', folder_id: added.json().id, files_done: state.files_total, files_failed: 1 });
     expect(state.files_total).toBeGreaterThan(100);
 
     const both = (await t.get('/api/summary')).json;
-    const one = (await t.get('/api/summary?root=1')).json;
-    expect(both.assistant_messages).toBe(2 * one.assistant_messages); // dedup is per root: two roots count twice
+    const one = (await t.get('/api/summary?folder=1')).json;
+    expect(both.assistant_messages).toBe(2 * one.assistant_messages); // dedup is per folder: two folders count twice
 
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/roots/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(removed.statusCode).toBe(204);
     expect((await t.get('/api/summary')).json.assistant_messages).toBe(one.assistant_messages);
     expect((await t.get('/api/findings?limit=500')).json.total).toBe(truth.findings.length);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/roots/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    const again = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(again.statusCode).toBe(404);
   });
 
-  it('a POST with no body scans every root', async () => {
+  it('names the folder folder_id: the store name root_id is refused, an unknown folder is 404', async () => {
+    const old = await post('/api/index-runs', { root_id: 1 });
+    expect(old.statusCode).toBe(400);
+    expect(old.json().error.code).toBe('invalid_request');
+    const missing = await post('/api/index-runs', { folder_id: 999 });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error).toEqual({ status_code: 404, code: 'not_found', message: 'no such folder' });
+    expect((await t.get('/api/index-runs/current')).json.state).not.toBe('running');
+  });
+
+  it('a POST with no body indexes every folder', async () => {
     const r = await t.app.inject({ method: 'POST', url: '/api/index-runs', headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(r.statusCode).toBe(202);
+    expect(r.json().folder_id).toBeNull();
     while ((await t.get('/api/index-runs/current')).json.state === 'running') await new Promise((res) => setTimeout(res, 20));
   });
 });

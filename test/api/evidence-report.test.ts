@@ -146,7 +146,7 @@ describe('redaction that tells the truth', () => {
 
   it('verify round-trips a keep-session report; the CLI prints the size and warns about home-derived names', async () => {
     const dbPath = join(t.dir, 'index.db');
-    const report = (await t.get('/api/export?format=json&files=keep-session&root=2')).body;
+    const report = (await t.get('/api/export?format=json&files=keep-session&folder=2')).body;
     const roots = (t.db.prepare('SELECT path FROM roots ORDER BY id').all() as Array<{ path: string }>).map((r) => r.path);
     const results = verifyReport(report, [roots[1]!], t.db);
     expect(results.length).toBeGreaterThan(3);

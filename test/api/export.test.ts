@@ -108,7 +108,7 @@ describe('verify', () => {
   it('a pseudonymized report round-trips; one changed byte is reported as changed; a deleted file as missing', async () => {
     const work = join(tmp, 'verify-copy');
     cpSync(demoRoot, work, { recursive: true });
-    const report = (await t.get('/api/export?format=json&root=1')).body;
+    const report = (await t.get('/api/export?format=json&folder=1')).body;
     const ok = verifyReport(report, [work], t.db);
     expect(ok.length).toBeGreaterThan(3);
     expect(ok.every((r) => r.status === 'match')).toBe(true);
@@ -137,10 +137,10 @@ describe('verify', () => {
   });
 
   it('reports without names or digests are unverifiable, and the CLI exits 0 only when all match', async () => {
-    const omitted = (await t.get('/api/export?format=json&root=1&digests=omit')).body;
+    const omitted = (await t.get('/api/export?format=json&folder=1&digests=omit')).body;
     expect(verifyReport(omitted, [demoRoot], t.db).every((r) => r.status === 'unverifiable')).toBe(true);
     const keep = join(tmp, 'keep.json');
-    writeFileSync(keep, (await t.get('/api/export?format=json&root=1&files=keep')).body);
+    writeFileSync(keep, (await t.get('/api/export?format=json&folder=1&files=keep')).body);
     const dbPath = join(t.dir, 'index.db');
     expect(runCli(['verify', keep, demoRoot, '--db', dbPath]).status).toBe(0);
     const omittedPath = join(tmp, 'omitted.json');

@@ -55,20 +55,20 @@ afterAll(async () => {
 });
 
 async function findings() {
-  return (await t.get('/api/findings?sort=day_asc&limit=500')).json.items as Array<{ ref: string; code: string; file: string; lines: [number, number] }>;
+  return (await t.get('/api/findings?sort=day_asc&limit=500')).json.rows as Array<{ id: string; code: string; file: string; lines: [number, number] }>;
 }
 async function refOf(file: string, code: string, first: number) {
   const f = (await findings()).find((x) => x.file.endsWith(file) && x.code === code && x.lines[0] === first);
   expect(f, `${file} ${code} ${first}`).toBeDefined();
-  return f!.ref;
+  return f!.id;
 }
-async function detail(ref: string, context = 15) {
-  const r = await t.get(`/api/findings/${ref}?context=${context}`);
+async function detail(id: string, context = 15) {
+  const r = await t.get(`/api/findings/${id}?context=${context}`);
   expect(r.status).toBe(200);
   return r.json;
 }
 
-describe('GET /api/findings/:ref: the turn strip, exactly', () => {
+describe('GET /api/findings/:id: one finding, as in the list, with its turn strip', () => {
   it('compaction after a call: the {} call, its error, a hook row, the boundary and the summary', async () => {
     const d = await detail(await refOf('compaction.jsonl', 'empty_tool_input_with_error_result', 2), 4);
     expect(d.strip.status).toBe('ok');
@@ -107,7 +107,7 @@ describe('GET /api/findings/:ref: the turn strip, exactly', () => {
       ' 4 assistant thinking tool_use - - -',
       ' 5 assistant text stop_sequence error retry_exhausted -',
     ]);
-    const chain = (x: { chain: Array<{ ref: string }> }) => x.chain.map((c) => c.ref);
+    const chain = (x: { chain: Array<{ id: string }> }) => x.chain.map((c) => c.id);
     expect(chain(d)).toEqual(expect.arrayContaining([missing, exhausted]));
     expect(chain(await detail(missing))).toContain(nudge);
     expect(chain(await detail(exhausted))).toContain(nudge);
@@ -127,8 +127,8 @@ describe('GET /api/findings/:ref: the turn strip, exactly', () => {
       '*7 user tool_result - error - -',
       ' 8 assistant text end_turn - - -',
     ]);
-    expect(d.chain.map((c: { ref: string }) => c.ref).sort()).toEqual([...calls].sort());
-    for (const call of calls) expect((await detail(call)).chain.map((c: { ref: string }) => c.ref)).toEqual([run]);
+    expect(d.chain.map((c: { id: string }) => c.id).sort()).toEqual([...calls].sort());
+    for (const call of calls) expect((await detail(call)).chain.map((c: { id: string }) => c.id)).toEqual([run]);
   });
 
   it('context is bounded and adjustable', async () => {
@@ -144,12 +144,12 @@ describe('GET /api/findings/:ref: the turn strip, exactly', () => {
     expect(d.session.map((s: { file: string }) => s.file.split('/').pop())).toEqual(expect.arrayContaining(['chain.jsonl', 'run.jsonl']));
     expect(d.session).toHaveLength(3 + 4);
     const s = (await t.get(`/api/sessions/${d.session_hash}`)).json;
-    expect(s.files.map((f: { file: string }) => f.file.split('/').pop()).sort()).toEqual(['chain.jsonl', 'run.jsonl']);
-    const run = s.files.find((f: { file: string }) => f.file.endsWith('run.jsonl'));
+    expect(s.rows.map((f: { file: string }) => f.file.split('/').pop()).sort()).toEqual(['chain.jsonl', 'run.jsonl']);
+    const run = s.rows.find((f: { file: string }) => f.file.endsWith('run.jsonl'));
     expect([run.rows, run.turns, run.calls, run.errors, run.compactions]).toEqual([8, 4, 3, 3, 0]);
     const comp = (await t.get(`/api/sessions/${(await detail(await refOf('compaction.jsonl', 'empty_tool_input_with_error_result', 2))).session_hash}`)).json;
     expect(comp.totals).toEqual({ turns: 2, calls: 1, errors: 1, compactions: 1, findings: 1 });
-    expect(comp.files[0].marks).toEqual([
+    expect(comp.rows[0].marks).toEqual([
       { line: 3, kind: 'error' },
       { line: 5, kind: 'compaction' },
     ]);
@@ -169,7 +169,7 @@ describe('stable references and changed files', () => {
     const file = join(root, '-home-user-project', 'compaction.jsonl');
     appendFileSync(join(root, '-home-user-project', 'run.jsonl'), '');
     await indexDatabase(t.db, { analyser: 'inline' });
-    expect((await findings()).map((f) => f.ref)).toEqual(before.map((f) => f.ref));
+    expect((await findings()).map((f) => f.id)).toEqual(before.map((f) => f.id));
 
     const ref = await refOf('compaction.jsonl', 'empty_tool_input_with_error_result', 2);
     // Same length, one byte different on a source line, not re-indexed: the digest no longer matches.
@@ -197,7 +197,7 @@ describe('privacy: nothing around a finding leaks', () => {
     const sessions = new Set<string>();
     for (const f of all) {
       for (const context of [0, 15, 100]) {
-        const r = await t.get(`/api/findings/${f.ref}?context=${context}`);
+        const r = await t.get(`/api/findings/${f.id}?context=${context}`);
         bodies.push(r.body);
         if (r.json.session_hash) sessions.add(r.json.session_hash);
       }
@@ -218,10 +218,10 @@ describe('privacy on the full canary corpus (every payload field Claude Code wri
     const c2 = newCanary();
     const app = await testApp([writeCanaryTranscripts(dir, c2, { canaryInNames: false })]);
     try {
-      const items = (await app.get('/api/findings?limit=500')).json.items as Array<{ ref: string }>;
+      const items = (await app.get('/api/findings?limit=500')).json.rows as Array<{ id: string }>;
       expect(items.length).toBeGreaterThan(0);
       for (const f of items) {
-        const r = await app.get(`/api/findings/${f.ref}?context=100`);
+        const r = await app.get(`/api/findings/${f.id}?context=100`);
         expect(r.status).toBe(200);
         expect(r.json.strip.status).toBe('ok');
         expect(r.body).not.toContain(c2);

@@ -16,7 +16,7 @@ describe('GET /api/index-runs/events', () => {
     const server = await startServer({ port: 0, db: join(tmp, 'sse.db'), webRoot: null, log: () => {} });
     try {
       const origin = `http://127.0.0.1:${server.port}`;
-      const added = await fetch(`${origin}/api/roots`, {
+      const added = await fetch(`${origin}/api/folders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin },
         body: JSON.stringify({ path: join(tmp, 'projects') }),

@@ -31,7 +31,7 @@ const FILTERS = [
   '?version=2.1.40,2.1.41',
   '?model=claude-opus-4-8',
   '?from=2026-05-01&to=2026-06-30',
-  '?root=1',
+  '?folder=1',
   '?sidechain=sidechain',
   '?sidechain=main',
 ];
@@ -75,8 +75,8 @@ describe('no GET endpoint carries payload or an absolute path', () => {
     expect(r.body).not.toContain(tmp);
   });
 
-  it('only /api/roots shows the owner the absolute path, and never the canary', async () => {
-    const r = await t.get('/api/roots');
+  it('only /api/folders shows the owner the absolute path, and never the canary', async () => {
+    const r = await t.get('/api/folders');
     expect(r.body).toContain(pathMarker);
     expect(r.body).not.toContain(canary);
   });

@@ -27,6 +27,35 @@ describe('cached GET responses never go stale', () => {
     const after = await t.get('/api/summary');
     expect(after.headers['x-cache']).toBeUndefined();
     expect(after.json.assistant_messages).toBeGreaterThan(first.json.assistant_messages);
-    expect(after.json.roots).toBe(2);
+    expect(after.json.folders).toBe(2);
+  });
+});
+
+describe('caching is declared per route (config: { cache: true })', () => {
+  const twice = async (url: string) => {
+    await t.get(url);
+    return (await t.get(url)).headers['x-cache'];
+  };
+
+  it.each([
+    '/api/summary?code=missing_tool_use_block',
+    '/api/timeline',
+    '/api/versions',
+    '/api/version-models',
+    '/api/models',
+    '/api/findings',
+    '/api/files',
+    '/api/diagnostics',
+    '/api/regressions',
+    '/api/session-ends',
+  ])('%s is cached', async (url) => {
+    expect(await twice(url)).toBe('hit');
+  });
+
+  it('one finding (its strip re-reads the file), the folders (with paths), health and the export are not', async () => {
+    const id = (await t.get('/api/findings')).json.rows[0].id as string;
+    for (const url of [`/api/findings/${id}`, '/api/folders', '/api/health', '/api/export?format=json', '/api/index-runs/current']) {
+      expect(await twice(url), url).toBeUndefined();
+    }
   });
 });

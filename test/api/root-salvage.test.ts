@@ -15,7 +15,7 @@ const assistant = (id: string, line: number) =>
   });
 const user = (line: number) => row({ type: 'user', uuid: `u${line}`, message: { role: 'user', content: 'go' } });
 
-describe('per-folder salvage setting (PATCH /api/roots/:id)', () => {
+describe('per-folder salvage setting (PATCH /api/folders/:id)', () => {
   let t: TestApp;
   let folder: string;
   beforeAll(async () => {
@@ -31,13 +31,13 @@ describe('per-folder salvage setting (PATCH /api/roots/:id)', () => {
   const patch = (id: number | string, payload: unknown, headers: Record<string, string> = { 'x-tcf-token': TOKEN }) =>
     t.app.inject({
       method: 'PATCH',
-      url: `/api/roots/${id}`,
+      url: `/api/folders/${id}`,
       headers: { host: HOST, 'content-type': 'application/json', ...headers },
       payload: JSON.stringify(payload),
     });
 
   it('is off by default: the damaged file fails closed and counts nowhere', async () => {
-    const roots = (await t.get('/api/roots')).json.roots;
+    const roots = (await t.get('/api/folders')).json.rows;
     expect(roots).toHaveLength(1);
     expect(roots[0]).toMatchObject({ salvage: false, files: 1, files_failed: 1 });
     expect((await t.get('/api/summary')).json.assistant_messages).toBe(0);
@@ -48,7 +48,7 @@ describe('per-folder salvage setting (PATCH /api/roots/:id)', () => {
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ id: 1, salvage: true });
     await indexDatabase(t.db, { analyser: 'inline' });
-    expect((await t.get('/api/roots')).json.roots[0]).toMatchObject({ salvage: true, files_failed: 0 });
+    expect((await t.get('/api/folders')).json.rows[0]).toMatchObject({ salvage: true, files_failed: 0 });
     expect((await t.get('/api/summary')).json.assistant_messages).toBe(2);
     expect(t.db.prepare('SELECT salvaged FROM files').pluck().get()).toBe(1);
   });
@@ -59,6 +59,6 @@ describe('per-folder salvage setting (PATCH /api/roots/:id)', () => {
     expect((await patch(99, { salvage: true })).statusCode).toBe(404);
     expect((await patch(1, { salvage: 'yes' })).statusCode).toBe(400);
     expect((await patch(1, { salvage: true, path: '/' })).statusCode).toBe(400);
-    expect((await t.get('/api/roots')).json.roots[0].salvage).toBe(true);
+    expect((await t.get('/api/folders')).json.rows[0].salvage).toBe(true);
   });
 });

@@ -48,7 +48,7 @@ describe('requests a foreign page could forge are refused', () => {
   it('refuses a cross-site form post', async () => {
     const r = await inject({
       method: 'POST',
-      url: '/api/roots',
+      url: '/api/folders',
       headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site' },
       payload: 'path=/',
     });
@@ -58,11 +58,11 @@ describe('requests a foreign page could forge are refused', () => {
   it('refuses a POST or DELETE with no Origin and no (or a wrong) token', async () => {
     expect((await inject({ method: 'POST', url: '/api/index-runs', payload: {} })).json().error.code).toBe('missing_token');
     expect((await inject({ method: 'POST', url: '/api/index-runs', headers: { 'x-tcf-token': TOKEN + 'x' }, payload: {} })).statusCode).toBe(403);
-    expect((await inject({ method: 'DELETE', url: '/api/roots/1' })).statusCode).toBe(403);
+    expect((await inject({ method: 'DELETE', url: '/api/folders/1' })).statusCode).toBe(403);
   });
 
   it('accepts a same-origin POST from the page without the token', async () => {
-    const r = await inject({ method: 'POST', url: '/api/roots', headers: { origin: `http://${HOST}` }, payload: { path: join(fixturesRoot, 'errors') } });
+    const r = await inject({ method: 'POST', url: '/api/folders', headers: { origin: `http://${HOST}` }, payload: { path: join(fixturesRoot, 'errors') } });
     expect(r.statusCode).toBe(201);
   });
 
@@ -77,12 +77,12 @@ describe('requests a foreign page could forge are refused', () => {
   it('refuses an oversized body with 413', async () => {
     const r = await inject({
       method: 'POST',
-      url: '/api/roots',
+      url: '/api/folders',
       headers: { 'x-tcf-token': TOKEN, 'content-type': 'application/json' },
       payload: JSON.stringify({ path: 'x'.repeat(40_000) }),
     });
     expect(r.statusCode).toBe(413);
-    expect(r.json().error.statusCode).toBe(413);
+    expect(r.json().error).toMatchObject({ status_code: 413, code: 'payload_too_large' });
   });
 
   it('limits the rate of scan starts', async () => {
@@ -96,7 +96,7 @@ describe('requests a foreign page could forge are refused', () => {
 });
 
 describe('root paths are validated and never echoed', () => {
-  const add = (path: string) => inject({ method: 'POST', url: '/api/roots', headers: { 'x-tcf-token': TOKEN }, payload: { path } });
+  const add = (path: string) => inject({ method: 'POST', url: '/api/folders', headers: { 'x-tcf-token': TOKEN }, payload: { path } });
 
   it.each([
     [
@@ -117,7 +117,7 @@ describe('root paths are validated and never echoed', () => {
         return p;
       },
     ],
-    ['a missing folder', 'not_found', () => join(tmp, 'missing-SECRETNAME')],
+    ['a missing folder', 'folder_not_found', () => join(tmp, 'missing-SECRETNAME')],
   ])('%s is refused with %s', async (_label, code, make) => {
     const r = await add(make());
     expect(r.statusCode).toBe(400);
@@ -127,7 +127,7 @@ describe('root paths are validated and never echoed', () => {
 
   it('an extra property in the body is refused', async () => {
     mkdirSync(join(tmp, 'ok'), { recursive: true });
-    const r = await inject({ method: 'POST', url: '/api/roots', headers: { 'x-tcf-token': TOKEN }, payload: { path: join(tmp, 'ok'), extra: 1 } });
+    const r = await inject({ method: 'POST', url: '/api/folders', headers: { 'x-tcf-token': TOKEN }, payload: { path: join(tmp, 'ok'), extra: 1 } });
     expect(r.statusCode).toBe(400);
   });
 });
@@ -170,8 +170,8 @@ describe('demo mode', () => {
     db.close();
     const server = await startServer({ port: 0, db: dbPath, demo: true, webRoot: null, log: () => {} });
     try {
-      const roots = (await (await fetch(`${server.url}api/roots`)).json()) as { roots: Array<{ label: string }> };
-      expect(roots.roots.map((r) => r.label)).toEqual(['demo (generated)']);
+      const roots = (await (await fetch(`${server.url}api/folders`)).json()) as { rows: Array<{ label: string }> };
+      expect(roots.rows.map((r) => r.label)).toEqual(['demo (generated)']);
       const health = (await (await fetch(`${server.url}api/health`)).json()) as { demo: boolean };
       expect(health.demo).toBe(true);
     } finally {

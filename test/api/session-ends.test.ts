@@ -34,17 +34,17 @@ describe('GET /api/session-ends', () => {
     expect(r.json).toEqual({
       dimension: 'version',
       rows: [
-        { key: '2.1.59', sessions: 2, ends: { ...zero, said_nothing: 2 } },
-        { key: '2.1.90', sessions: SESSION_ENDS.length, ends: Object.fromEntries(SESSION_ENDS.map((e) => [e, 1])) },
+        { version: '2.1.59', sessions: 2, ends: { ...zero, said_nothing: 2 } },
+        { version: '2.1.90', sessions: SESSION_ENDS.length, ends: Object.fromEntries(SESSION_ENDS.map((e) => [e, 1])) },
       ],
     });
   });
 
   it('by model and by day; subagent transcripts only when asked', async () => {
     expect((await t.get('/api/session-ends?dimension=model')).json.rows).toEqual([
-      { key: 'claude-opus-4-8', sessions: SESSION_ENDS.length + 2, ends: { ...Object.fromEntries(SESSION_ENDS.map((e) => [e, 1])), said_nothing: 3 } },
+      { model: 'claude-opus-4-8', sessions: SESSION_ENDS.length + 2, ends: { ...Object.fromEntries(SESSION_ENDS.map((e) => [e, 1])), said_nothing: 3 } },
     ]);
-    expect((await t.get('/api/session-ends?dimension=day')).json.rows.map((r: { key: string }) => r.key)).toEqual(['2026-11-30']);
+    expect((await t.get('/api/session-ends?dimension=day')).json.rows.map((r: { day: string }) => r.day)).toEqual(['2026-11-30']);
     expect((await t.get('/api/session-ends?sidechain=sidechain')).json.rows).toEqual([]);
     expect((await t.get('/api/session-ends?sidechain=all')).json.rows).toHaveLength(2);
   });

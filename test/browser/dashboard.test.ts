@@ -9,7 +9,7 @@ import { startServer } from '../../server/serve';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
-import type { RatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse } from '../../shared/api-schemas';
+import type { ModelRatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
@@ -23,7 +23,7 @@ const PAGES = [
   ['findings', '/findings'],
   ['evidence', '/evidence'],
   ['files', '/files'],
-  ['sources', '/sources'],
+  ['folders', '/folders'],
   ['glossary', '/glossary'],
 ] as const;
 
@@ -112,9 +112,9 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     const page = await open('/timeline?bucket=day');
     await page.locator('[data-testid="timeline-chart"] .recharts-bar-rectangle').first().waitFor();
     const bars = await page.locator('[data-testid="timeline-chart"] .denominator-bar .recharts-bar-rectangle').count();
-    expect(bars).toBe(timeline.rows.filter((r) => r.key !== null && r.tool_use_turns > 0).length);
+    expect(bars).toBe(timeline.rows.filter((r) => r.day != null && r.tool_use_turns > 0).length);
     const regressions = await api<RegressionsResponse>('/api/regressions');
-    const named = new Set(regressions.cards.filter((c) => c.strength !== 'insufficient' && c.first_bad).map((c) => c.first_bad));
+    const named = new Set(regressions.rows.filter((c) => c.strength !== 'insufficient' && c.first_bad).map((c) => c.first_bad));
     expect(named.size).toBeGreaterThan(0);
     const markers = await page.locator('[data-testid="timeline-chart"] .version-marker').count();
     // One per named version or day (a day that is also a version's first day is drawn once); no others.
@@ -126,17 +126,17 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.getByTestId('toggle-zero-codes').click();
     await expect
       .poll(() => page.locator('[data-testid="timeline-chart"] .rate-line').count())
-      .toBe(new Set(timeline.rows.filter((r) => r.key !== null).flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code))).size);
+      .toBe(new Set(timeline.rows.filter((r) => r.day != null).flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code))).size);
     await page.close();
   });
 
   it('draws one whisker bar per version and per model, as the API says', async () => {
-    const versions = await api<RatesResponse>('/api/versions');
-    const models = await api<RatesResponse>('/api/models');
+    const versions = await api<VersionRatesResponse>('/api/versions');
+    const models = await api<ModelRatesResponse>('/api/models');
     const page = await open('/versions');
     await page.locator('[data-testid="versions-chart"] .recharts-bar-rectangle').first().waitFor();
     // The chart shows the first code with findings; a zero draws no bar and no whisker.
-    const count = (r: RatesResponse['rows'][number], code: string) => r.codes.find((c) => c.code === code)?.count ?? 0;
+    const count = (r: { codes: Array<{ code: string; count: number }> }, code: string) => r.codes.find((c) => c.code === code)?.count ?? 0;
     const code = FINDING_CODES.find((c) => versions.rows.some((r) => count(r, c) > 0))!;
     expect(await page.locator('[data-testid="versions-chart"] .recharts-bar-rectangle').count()).toBe(versions.rows.filter((r) => count(r, code) > 0).length);
     expect(await page.locator('[data-testid="models-chart"] .recharts-bar-rectangle').count()).toBe(models.rows.filter((r) => count(r, code) > 0).length);
@@ -188,7 +188,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
   });
 
   it('adds a folder and shows the progress bar advancing during an index run', async () => {
-    const page = await open('/sources');
+    const page = await open('/folders');
     await page.getByLabel('Folder (absolute path)').fill(join(tmp, 'big/projects'));
     await page.getByLabel('Label (shown instead of the path)').fill('big');
     await page.getByRole('button', { name: 'Add folder' }).click();
@@ -209,7 +209,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     const seen = new Set(await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress));
     expect(seen.size).toBeGreaterThan(2);
     expect(await page.locator('main [data-testid="index-run-progress"]').getAttribute('data-state')).toBe('done');
-    await page.screenshot({ path: join(artifacts, 'sources-after-index-run.png'), fullPage: true });
+    await page.screenshot({ path: join(artifacts, 'folders-after-index-run.png'), fullPage: true });
     await page.close();
   }, 90_000);
 
@@ -223,9 +223,9 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await compare.locator('[data-testid="compare-table"] tbody tr').first().waitFor();
     const api = await (await fetch(`${base}/api/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42`)).json();
     const firstRow = await compare.locator('[data-testid="compare-table"] tbody tr').first().textContent();
-    expect(firstRow).toContain(`${api.codes[0].b.count} · `);
+    expect(firstRow).toContain(`${api.rows[0].b.count} · `);
     // One chart per code with findings on either side; one bar per side with findings.
-    const codes = api.codes as Array<{ a: { count: number }; b: { count: number } }>;
+    const codes = api.rows as Array<{ a: { count: number }; b: { count: number } }>;
     expect(await compare.locator('[data-testid^="compare-chart-"]').count()).toBe(codes.filter((c) => c.a.count + c.b.count > 0).length);
     expect(await compare.locator('[data-testid^="compare-chart-"] .recharts-bar-rectangle').count()).toBe(
       codes.reduce((n, c) => n + (c.a.count > 0 ? 1 : 0) + (c.b.count > 0 ? 1 : 0), 0),

@@ -21,7 +21,7 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
   let server: Awaited<ReturnType<typeof startServer>>;
   let browser: Browser;
   let base: string;
-  let findings: FindingsResponse['items'];
+  let findings: FindingsResponse['rows'];
   const leaks: string[] = [];
   const errors: string[] = [];
 
@@ -35,7 +35,7 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
     db.close();
     server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
     base = server.url.replace(/\/$/, '');
-    findings = ((await (await fetch(`${base}/api/findings?limit=500`)).json()) as FindingsResponse).items;
+    findings = ((await (await fetch(`${base}/api/findings?limit=500`)).json()) as FindingsResponse).rows;
     browser = await launchChromium();
   }, 180_000);
 
@@ -70,7 +70,7 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
     ['light', 390],
   ] as const)('opens by URL in %s at %i px: the strip, the highlighted rows, no payload, nothing wider than the screen', async (scheme, width) => {
     const f = find('compaction.jsonl', 'empty_tool_input_with_error_result');
-    const page = await open(`/findings/${f.ref}`, scheme, width);
+    const page = await open(`/findings/${f.id}`, scheme, width);
     await page.locator('[data-testid="turn-strip"]').waitFor();
     expect(await page.locator('[data-testid="finding-title"]').textContent()).toBe('empty tool input with error result');
     expect(await page.locator('.strip-row').count()).toBe(7);
@@ -90,10 +90,10 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
   it('follows a chain link from the retry nudge to the "retry also failed" row, and the session link', async () => {
     const nudge = find('chain.jsonl', 'malformed_retry_injected');
     const exhausted = find('chain.jsonl', 'malformed_retry_exhausted');
-    const page = await open(`/findings/${nudge.ref}`, 'light', 390);
+    const page = await open(`/findings/${nudge.id}`, 'light', 390);
     await page.locator('[data-testid="chain-links"]').waitFor();
     await page.locator('[data-testid="chain-links"] a', { hasText: 'malformed retry exhausted' }).click();
-    await expect.poll(() => page.url()).toContain(`/findings/${exhausted.ref}`);
+    await expect.poll(() => page.url()).toContain(`/findings/${exhausted.id}`);
     await expect.poll(() => page.locator('[data-testid="finding-title"]').textContent()).toBe('malformed retry exhausted');
     await page.getByRole('link', { name: 'Session time line' }).click();
     await page.locator('[data-testid="session-findings"]').first().waitFor();

@@ -15,7 +15,7 @@ import { startServer } from '../../server/serve';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
-import type { RatesResponse, SummaryResponse, TimelineResponse } from '../../shared/api-schemas';
+import type { SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
 import { FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 
@@ -142,8 +142,8 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     }
     // "Highest rates" lists only versions with findings.
     const listed = await page.locator('[data-testid="top-versions"] tbody tr td:first-child').allTextContents();
-    const versions = await api<RatesResponse>(scale, '/api/versions');
-    for (const v of listed) expect(versions.rows.find((r) => r.key === v)!.codes.some((c) => c.count > 0)).toBe(true);
+    const versions = await api<VersionRatesResponse>(scale, '/api/versions');
+    for (const v of listed) expect(versions.rows.find((r) => r.version === v)!.codes.some((c) => c.count > 0)).toBe(true);
     await page.close();
   });
 
@@ -176,7 +176,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     expect(columns).toBeLessThanOrEqual(31);
     expect(await versions.locator('[data-testid="fold-note"]').textContent()).toMatch(/pooled into \d+ ranges/);
     // Whiskers only on columns with findings.
-    const rows = (await api<RatesResponse>(scale, '/api/versions')).rows;
+    const rows = (await api<VersionRatesResponse>(scale, '/api/versions')).rows;
     const code = withFindings[0]!;
     const found = rows.filter((r) => (r.codes.find((c) => c.code === code)?.count ?? 0) > 0).length;
     expect(await chart.locator('.recharts-errorBar').count()).toBeLessThanOrEqual(found);
@@ -203,7 +203,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
 
   it('demo: dragging the brush moves `from` by the dragged amount, and it stays', async () => {
     const timeline = await api<TimelineResponse>(demo, '/api/timeline');
-    const days = timeline.rows.flatMap((r) => (r.key ? [r.key] : []));
+    const days = timeline.rows.flatMap((r) => (r.day ? [r.day] : []));
     const page = await open(demo, '/timeline?bucket=day');
     const traveller = page.locator('[data-testid="timeline-chart"] .recharts-brush-traveller').first();
     await traveller.waitFor();

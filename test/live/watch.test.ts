@@ -39,7 +39,7 @@ afterAll(async () => {
 // biome-ignore lint/suspicious/noExplicitAny: the test reads JSON bodies
 const get = async (path: string): Promise<any> => (await fetch(`${origin}${path}`)).json();
 const findingsOf = async (file: string) =>
-  ((await get('/api/findings?limit=500')).items as Array<{ id: number; file: string; code: string }>).filter((f) => f.file.endsWith(file));
+  ((await get('/api/findings?limit=500')).rows as Array<{ id: string; file: string; code: string }>).filter((f) => f.file.endsWith(file));
 const liveEvents = () => stream.events.filter((e) => e.event === 'live').map((e) => e.data as LiveUpdate);
 
 describe('serve watches its folders', () => {
@@ -82,7 +82,7 @@ describe('serve watches its folders', () => {
     appendFileSync(path, next.slice(0, 50));
     await waited;
     expect(await findingsOf('grows.jsonl')).toEqual(found);
-    expect((await get('/api/roots')).roots[0].files_in_progress).toBe(0);
+    expect((await get('/api/folders')).rows[0].files_in_progress).toBe(0);
     appendFileSync(path, `${next.slice(50)}\n`);
     const update = await waitUntil(
       () => liveEvents().find((e) => e.files_changed > 0 && e.findings_added > 0 && e.new_findings.length === 0),
@@ -101,7 +101,7 @@ describe('serve watches its folders', () => {
     await waitUntil(async () => (await findingsOf('lost.jsonl')).length === 0, 15_000, 'the deleted file to lose its finding');
     const update = await waitUntil(() => liveEvents().find((e) => e.files_removed > 0), 15_000, 'a live event for the removal');
     expect(update.findings_removed).toBeGreaterThan(0);
-    expect((await get('/api/roots')).roots[0].files).toBe(2);
+    expect((await get('/api/folders')).rows[0].files).toBe(2);
   });
 
   it('never follows a symbolic link, to a file or a folder', async () => {
@@ -114,13 +114,13 @@ describe('serve watches its folders', () => {
     mkdirSync(join(root, 'new-project'));
     writeFileSync(join(root, 'new-project', 'new.jsonl'), sessionText('lost_call', canary, { idPrefix: 'new' }));
     await waitUntil(async () => (await findingsOf('new.jsonl')).length > 0, 15_000, 'the new folder to be indexed');
-    const files = (await get('/api/findings?limit=500')).items.map((f: { file: string }) => f.file);
+    const files = (await get('/api/findings?limit=500')).rows.map((f: { file: string }) => f.file);
     expect(files.filter((f: string) => f.includes('link'))).toEqual([]);
     expect(files).toEqual(['new-project/new.jsonl']);
   });
 
   it('leaves an index equal to a full index of the same folder, and no payload in what the page was sent', async () => {
-    await waitUntil(async () => (await get('/api/roots')).roots[0].files === 3, 15_000, 'three files');
+    await waitUntil(async () => (await get('/api/folders')).rows[0].files === 3, 15_000, 'three files');
     const live = openDatabase(join(tmp, 'live.db'));
     const fresh = openDatabase(join(tmp, 'fresh.db'));
     addRoot(fresh, root);
@@ -134,5 +134,35 @@ describe('serve watches its folders', () => {
     fresh.close();
     expect(JSON.stringify(stream.events)).not.toContain(canary);
     expect(JSON.stringify(stream.events)).not.toContain(tmp);
+  });
+});
+
+describe('a folder added on the page', () => {
+  it('is watched at once: a session written into it reaches /api/findings without an index run', async () => {
+    const added = join(tmp, 'added');
+    mkdirSync(join(added, '-home-dev-other'), { recursive: true });
+    const runBefore = await get('/api/index-runs/current');
+    const response = await fetch(`${origin}/api/folders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin },
+      body: JSON.stringify({ path: added, label: 'added' }),
+    });
+    expect(response.status).toBe(201);
+    const late = join(added, '-home-dev-other', 'late.jsonl');
+    // Written again every second: the watcher becomes ready just after the response, and only then hears changes.
+    let written = 0;
+    await waitUntil(
+      async () => {
+        if (Date.now() - written > 1000) {
+          writeFileSync(late, sessionText('lost_call', canary, { idPrefix: 'late' }));
+          written = Date.now();
+        }
+        return (await findingsOf('late.jsonl')).length > 0;
+      },
+      15_000,
+      'the new folder to be watched',
+    );
+    // The watcher found it, not an index run.
+    expect(await get('/api/index-runs/current')).toEqual(runBefore);
   });
 });

@@ -6,11 +6,11 @@ import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { indexDatabase } from '../../server/index-database';
 import { formatCodeFigure, formatCoverage, formatRateWithInterval } from '../../server/query/format-rate';
 import { getComparison } from '../../server/query/get-comparison';
+import type { RateRow } from '../../server/query/get-rates';
 import { codeRate, denominatorsOf } from '../../server/query/get-rates';
 import { cellsOf, dayVerdict, getRegressions, MIN_OPPORTUNITIES, versionVerdict } from '../../server/query/get-regressions';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
-import type { RateRow } from '../../shared/api-schemas';
 import { FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-regr-'));
@@ -48,7 +48,7 @@ describe('regression verdicts on generated corpora', () => {
     expect(overall.length).toBe(2 * FINDING_CODES.length);
     // The demo corpus has no stream captures: the capture codes are not measurable, never "no regression".
     for (const v of overall) expect(v.status).toBe(FINDING_OPPORTUNITY[v.code as FindingCode] === 'capture_messages' ? 'not_measurable' : 'no_regression');
-    const core = cmp.codes.filter((c) => ['missing_tool_use_block', 'empty_tool_input_with_error_result'].includes(c.code));
+    const core = cmp.rows.filter((c) => ['missing_tool_use_block', 'empty_tool_input_with_error_result'].includes(c.code));
     expect(core.every((c) => c.a.count > 0 && c.b.count > 0 && (c.p_value ?? 0) > 0.01)).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ describe('verdict cards', () => {
     const r = getRegressions(db);
     const cmp = getComparison(db, '2.1.36', '2.1.37', {});
     db.close();
-    const version = r.cards.filter((c) => c.dimension === 'version' && c.strength !== 'insufficient');
+    const version = r.rows.filter((c) => c.dimension === 'version' && c.strength !== 'insufficient');
     expect(version).toHaveLength(1);
     expect(version[0]).toMatchObject({ last_good: '2.1.39', first_bad: '2.1.40', strength: 'strong', strength_text: 'strong evidence' });
     const codes = version[0]!.codes.map((c) => c.code);
@@ -40,7 +40,7 @@ describe('verdict cards', () => {
     expect(retry.rate_ratio!.ratio).toBeGreaterThan(1);
     expect(r.no_claim.version).toBeNull();
     // Zero against zero: no ratio, no p-value.
-    const zero = cmp.codes.find((c) => c.code === 'missing_tool_use_block')!;
+    const zero = cmp.rows.find((c) => c.code === 'missing_tool_use_block')!;
     expect(zero).toMatchObject({ rate_ratio: null, p_value: null, no_findings: true });
   });
 
@@ -48,7 +48,7 @@ describe('verdict cards', () => {
     const db = await indexed('steady', 'none');
     const r = getRegressions(db);
     db.close();
-    expect(r.cards.filter((c) => c.dimension === 'version' && c.strength !== 'insufficient')).toEqual([]);
+    expect(r.rows.filter((c) => c.dimension === 'version' && c.strength !== 'insufficient')).toEqual([]);
     expect(r.no_claim.version).toMatch(/^No regression/);
   });
 

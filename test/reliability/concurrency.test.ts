@@ -107,7 +107,7 @@ describe('concurrent runs on one database', () => {
       expect(scan.statusCode).toBe(409);
       expect(scan.json().error).toMatchObject({ code: 'index_running' });
       expect(scan.json().error.message).toContain(`process ${holder.proc.pid}`);
-      const del = await app.inject({ method: 'DELETE', url: '/api/roots/1', headers });
+      const del = await app.inject({ method: 'DELETE', url: '/api/folders/1', headers });
       expect(del.statusCode).toBe(409);
       expect(del.json().error).toMatchObject({ code: 'index_running' });
       expect(() => removeRoot(db, 1)).toThrow(IndexBusyError);

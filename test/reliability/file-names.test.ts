@@ -8,11 +8,11 @@ import { verifyReport } from '../../server/cli/verify-command';
 import { indexDatabase } from '../../server/index-database';
 import { indexFilesOfRoot } from '../../server/live/index-files';
 import { buildEvidenceReport, redactionOf } from '../../server/query/build-evidence-report';
-import { findingRef } from '../../server/query/finding-ref';
 import { getFindingDetail } from '../../server/query/get-finding-detail';
 import { componentBytes, displayComponent, fsPath } from '../../server/scan/file-name-bytes';
 import { type WalkResult, walkDirectory } from '../../server/scan/walk-inputs';
 import { openDatabase } from '../../server/store/database';
+import { findingId } from '../../server/store/finding-id';
 import { prepareIndexStatements } from '../../server/store/index-statements';
 import { addRoot } from '../../server/store/roots';
 import { fixturesRoot } from '../support/detector-fixtures';
@@ -113,7 +113,7 @@ describe('files whose names are not plain UTF-8 are read', () => {
         .all();
       expect(findings.map((f) => f.file)).toEqual(files.map((f) => f.rel_path));
       for (const f of findings) {
-        const detail = getFindingDetail(db, findingRef(f.root_id, f.file, f.code, f.first_line), 15);
+        const detail = getFindingDetail(db, findingId(f.root_id, f.file, f.code, f.first_line), 15);
         expect(detail?.strip.status).toBe('ok');
         expect(detail?.strip.rows.length).toBeGreaterThan(0);
       }

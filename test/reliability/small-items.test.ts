@@ -203,13 +203,13 @@ describe('HTTP hardening', () => {
     const db = openDatabase(':memory:');
     const app = await buildApp({ db, token: 't', allowedHosts: [host] });
     try {
-      for (const url of ['/api/summary', '/api/roots', '/api/index-runs/current']) {
+      for (const url of ['/api/summary', '/api/folders', '/api/index-runs/current']) {
         const r = await app.inject({ url, headers: { host } });
         expect(r.headers['cache-control'], url).toBe('no-store');
       }
       const bad = await app.inject({ url: '/api/%zzsecretpath', headers: { host } });
       expect(bad.statusCode).toBe(400);
-      expect(bad.json()).toEqual({ error: { statusCode: 400, code: 'bad_request', message: 'the request could not be parsed' } });
+      expect(bad.json()).toEqual({ error: { status_code: 400, code: 'bad_request', message: 'the request could not be parsed' } });
       expect(bad.body).not.toContain('secretpath');
       expect(bad.headers['content-security-policy']).toBeDefined();
       expect(bad.headers['x-content-type-options']).toBe('nosniff');

@@ -272,14 +272,14 @@ describe('team rows imported before aggregate schema 2 (migration 014 leaves the
     expect(getVerdictCards(team)).toEqual(truth);
     team.prepare('UPDATE team_findings SET sessions = NULL, capped_findings = NULL').run();
     const legacy = getVerdictCards(team);
-    const sides = legacy.cards.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
+    const sides = legacy.rows.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
     expect(sides.some((s) => s.events > 0)).toBe(true);
     for (const s of sides) {
       expect(s.count).toBe(s.events);
       expect(s.sessions).toBe(s.events > 0 ? 1 : 0);
     }
     // The schema-2 counts were the finer ones: some side had more than one session.
-    expect(Math.max(...truth.cards.flatMap((c) => c.codes.map((code) => code.after.sessions)))).toBeGreaterThan(1);
+    expect(Math.max(...truth.rows.flatMap((c) => c.codes.map((code) => code.after.sessions)))).toBeGreaterThan(1);
     team.close();
   });
 });

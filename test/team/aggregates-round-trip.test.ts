@@ -127,7 +127,7 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
   it('gives equal verdict cards under filters: sessions counted and findings capped per session, as one index counts them', () => {
     for (const filters of filterSets) expect(getVerdictCards(team, filters), JSON.stringify(filters)).toEqual(getVerdictCards(both, filters));
     // The cap is at work: some side counts fewer findings than events (a session with more than SESSION_CAP).
-    const sides = getVerdictCards(team).cards.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
+    const sides = getVerdictCards(team).rows.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
     expect(sides.some((s) => s.count < s.events)).toBe(true);
   });
 
@@ -135,7 +135,7 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     const { files_by_format: _a, ...merged } = getSummary(team);
     const { files_by_format: _b, ...truth } = getSummary(both);
     expect(merged).toEqual(truth);
-    expect(merged.roots).toBe(2);
+    expect(merged.folders).toBe(2);
     expect(merged.files_failed).toBeGreaterThan(0);
     expect(merged.files_in_progress).toBeGreaterThan(0);
   });
@@ -246,7 +246,7 @@ describe('aggregates of the canary transcripts hold no payload', () => {
 
 /** Everything but the verdict cards (compared by expectTeamCards, which says what differs where). */
 function withoutCards(r: RegressionsResponse) {
-  const { cards: _cards, ...rest } = r;
+  const { rows: _cards, ...rest } = r;
   return rest;
 }
 
@@ -259,10 +259,10 @@ function withoutCards(r: RegressionsResponse) {
  * below).
  */
 function expectTeamCards(merged: RegressionsResponse, truth: RegressionsResponse) {
-  expect(merged.cards.length).toBeGreaterThan(0);
-  expect(merged.cards).toEqual(truth.cards);
+  expect(merged.rows.length).toBeGreaterThan(0);
+  expect(merged.rows).toEqual(truth.rows);
   // Not a comparison of cards without sessions: some side has several, and some capped count is below its events.
-  const sides = merged.cards.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
+  const sides = merged.rows.flatMap((c) => c.codes.flatMap((code) => [code.before, code.after]));
   expect(Math.max(...sides.map((s) => s.sessions))).toBeGreaterThan(2);
-  expect(merged.cards.some((c) => c.strength === 'strong')).toBe(true);
+  expect(merged.rows.some((c) => c.strength === 'strong')).toBe(true);
 }

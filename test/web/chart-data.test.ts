@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codeRate } from '../../server/query/get-rates';
-import type { RateRow } from '../../shared/api-schemas';
 import { highestRates, timelineSeries, whiskerSeries } from '../../web/src/lib/chart-data';
+import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 
 const row = (key: string | null, turns: number, missing: number): RateRow => {

@@ -8,7 +8,7 @@ import { ErrorBanner, StatCard } from '../../web/src/components/ui';
 const state = (over: Partial<IndexRunState>): IndexRunState => ({
   state: 'running',
   index_run_id: null,
-  root_id: null,
+  folder_id: null,
   phase: 'indexing',
   files_done: 25,
   files_total: 100,

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { codeRate } from '../../server/query/get-rates';
-import type { RateRow, VerdictCard } from '../../shared/api-schemas';
+import type { VerdictCard } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { codeColor, PALETTE } from '../../web/src/lib/colors';
 import { parseSideText, sidesConflict } from '../../web/src/lib/compare-sides';
 import { rateRowsCsv, toCsv } from '../../web/src/lib/csv';
+import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
 import { chartMarkers } from '../../web/src/lib/markers';
 import {
   autoBucket,

@@ -3,7 +3,7 @@ import type { ErrorBody } from '../../../shared/api-schemas';
 /** An API error in the server's one error shape. */
 export class ApiError extends Error {
   constructor(
-    readonly statusCode: number,
+    readonly status: number,
     readonly code: string,
     message: string,
   ) {

@@ -4,7 +4,7 @@ import type { LiveUpdate } from '../../../shared/live-update';
 export type { LiveUpdate };
 
 /** New findings seen live and not yet dismissed, for the quiet notice. */
-let pending: Array<{ id: number; code: string }> = [];
+let pending: Array<{ id: string; code: string }> = [];
 const listeners = new Set<() => void>();
 const notify = () => {
   for (const l of listeners) l();
@@ -21,7 +21,7 @@ export function dismissLiveFindings(): void {
   notify();
 }
 
-export function useLiveFindings(): Array<{ id: number; code: string }> {
+export function useLiveFindings(): Array<{ id: string; code: string }> {
   return useSyncExternalStore(
     (listener) => {
       listeners.add(listener);

@@ -6,22 +6,27 @@ import type {
   FilterQuery,
   FindingDetail,
   FindingsResponse,
+  Folder,
+  FoldersResponse,
   HealthResponse,
   IndexRunState,
-  RatesResponse,
+  ModelRatesResponse,
   RedactionQuery,
   RegressionsResponse,
-  Root,
-  RootsResponse,
   SessionResponse,
   SummaryResponse,
   TimelineResponse,
   VersionModelResponse,
+  VersionRatesResponse,
 } from '../../../shared/api-schemas';
+import { modelRows, timelineRows, versionRows } from '../lib/keyed-rows';
 import { toQueryString } from '../lib/url-filters';
 import { api } from './client';
 
-/** One hook per endpoint, each with its fetcher; keys include the filters so views cache apart. */
+/**
+ * One hook per endpoint, each with its fetcher; keys include the filters so views cache apart.
+ * Rate rows (versions, models, timeline) reach the page's tables and charts as KeyedRow.
+ */
 
 export const useHealth = () => useQuery({ queryKey: ['health'], queryFn: () => api.get<HealthResponse>('/api/health'), staleTime: Infinity });
 
@@ -29,12 +34,25 @@ export const useSummary = (f: FilterQuery) =>
   useQuery({ queryKey: ['summary', f], queryFn: () => api.get<SummaryResponse>(`/api/summary${toQueryString(f)}`) });
 
 export const useTimeline = (f: FilterQuery, bucket: 'day' | 'week') =>
-  useQuery({ queryKey: ['timeline', f, bucket], queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket })}`) });
+  useQuery({
+    queryKey: ['timeline', f, bucket],
+    queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket })}`),
+    select: (d) => ({ ...d, rows: timelineRows(d.rows) }),
+  });
 
 export const useVersions = (f: FilterQuery) =>
-  useQuery({ queryKey: ['versions', f], queryFn: () => api.get<RatesResponse>(`/api/versions${toQueryString(f)}`) });
+  useQuery({
+    queryKey: ['versions', f],
+    queryFn: () => api.get<VersionRatesResponse>(`/api/versions${toQueryString(f)}`),
+    select: (d) => ({ rows: versionRows(d.rows) }),
+  });
 
-export const useModels = (f: FilterQuery) => useQuery({ queryKey: ['models', f], queryFn: () => api.get<RatesResponse>(`/api/models${toQueryString(f)}`) });
+export const useModels = (f: FilterQuery) =>
+  useQuery({
+    queryKey: ['models', f],
+    queryFn: () => api.get<ModelRatesResponse>(`/api/models${toQueryString(f)}`),
+    select: (d) => ({ rows: modelRows(d.rows) }),
+  });
 
 export const useVersionModels = (f: FilterQuery) =>
   useQuery({ queryKey: ['version-models', f], queryFn: () => api.get<VersionModelResponse>(`/api/version-models${toQueryString(f)}`) });
@@ -47,12 +65,12 @@ export const useFindings = (f: FilterQuery, sort: 'day_asc' | 'day_desc') =>
     getNextPageParam: (last) => last.next_cursor,
   });
 
-/** One finding with its turn strip; not cached for long, since the strip re-reads the file. */
-export const useFindingDetail = (ref: string, context: number) =>
+/** One finding (GET /api/findings/:id) with its turn strip; not cached for long, since the strip re-reads the file. */
+export const useFindingDetail = (id: string, context: number) =>
   useQuery({
-    queryKey: ['finding', ref, context],
+    queryKey: ['finding', id, context],
     staleTime: 0,
-    queryFn: () => api.get<FindingDetail>(`/api/findings/${encodeURIComponent(ref)}${toQueryString({ context })}`),
+    queryFn: () => api.get<FindingDetail>(`/api/findings/${encodeURIComponent(id)}${toQueryString({ context })}`),
   });
 
 export const useSession = (hash: string) =>
@@ -65,7 +83,7 @@ export const useCompare = (a: string, b: string, f: FilterQuery) =>
   useQuery({
     queryKey: ['compare', a, b, f],
     enabled: a !== '' && b !== '',
-    queryFn: () => api.get<CompareResponse>(`/api/compare${toQueryString({ a, b, model: f.model, root: f.root, sidechain: f.sidechain, code: f.code })}`),
+    queryFn: () => api.get<CompareResponse>(`/api/compare${toQueryString({ a, b, model: f.model, folder: f.folder, sidechain: f.sidechain, code: f.code })}`),
   });
 
 /** The evidence report's exact text, as it would be shared. */
@@ -76,7 +94,7 @@ export const useDiagnostics = () => useQuery({ queryKey: ['diagnostics'], queryF
 
 export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: () => api.get<FilesResponse>('/api/files') });
 
-export const useRoots = () => useQuery({ queryKey: ['roots'], queryFn: () => api.get<RootsResponse>('/api/roots') });
+export const useFolders = () => useQuery({ queryKey: ['folders'], queryFn: () => api.get<FoldersResponse>('/api/folders') });
 
 export const useIndexRunState = () => useQuery({ queryKey: ['index-run'], queryFn: () => api.get<IndexRunState>('/api/index-runs/current') });
 
@@ -86,21 +104,21 @@ function useInvalidateAll() {
   return () => client.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'health' });
 }
 
-export function useAddRoot() {
+export function useAddFolder() {
   const invalidate = useInvalidateAll();
-  return useMutation({ mutationFn: (body: { path: string; label?: string }) => api.post<Root>('/api/roots', body), onSuccess: invalidate });
+  return useMutation({ mutationFn: (body: { path: string; label?: string }) => api.post<Folder>('/api/folders', body), onSuccess: invalidate });
 }
 
-export function useRemoveRoot() {
+export function useRemoveFolder() {
   const invalidate = useInvalidateAll();
-  return useMutation({ mutationFn: (id: number) => api.delete(`/api/roots/${id}`), onSuccess: invalidate });
+  return useMutation({ mutationFn: (id: number) => api.delete(`/api/folders/${id}`), onSuccess: invalidate });
 }
 
 /** A folder's salvage setting (read the complete rows of damaged files); the next index run applies it. */
-export function useSetRootSalvage() {
+export function useSetFolderSalvage() {
   const invalidate = useInvalidateAll();
   return useMutation({
-    mutationFn: ({ id, salvage }: { id: number; salvage: boolean }) => api.patch(`/api/roots/${id}`, { salvage }),
+    mutationFn: ({ id, salvage }: { id: number; salvage: boolean }) => api.patch(`/api/folders/${id}`, { salvage }),
     onSuccess: invalidate,
   });
 }
@@ -108,7 +126,7 @@ export function useSetRootSalvage() {
 export function useStartIndexRun() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (rootId?: number) => api.post<IndexRunState>('/api/index-runs', rootId === undefined ? {} : { root_id: rootId }),
+    mutationFn: (folderId?: number) => api.post<IndexRunState>('/api/index-runs', folderId === undefined ? {} : { folder_id: folderId }),
     onSuccess: (state) => client.setQueryData(['index-run'], state),
   });
 }
@@ -121,4 +139,5 @@ export const useTimelineIn = (f: FilterQuery, bucket: 'day' | 'week' | null) =>
     queryKey: ['timeline', f, bucket],
     enabled: bucket !== null,
     queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket: bucket ?? 'day' })}`),
+    select: (d) => ({ ...d, rows: timelineRows(d.rows) }),
   });

@@ -18,7 +18,7 @@ const EvidencePage = lazy(() => import('../pages/EvidencePage').then((m) => ({ d
 const GlossaryPage = lazy(() => import('../pages/GlossaryPage').then((m) => ({ default: m.GlossaryPage })));
 const FindingPage = lazy(() => import('../pages/FindingPage').then((m) => ({ default: m.FindingPage })));
 const SessionPage = lazy(() => import('../pages/SessionPage').then((m) => ({ default: m.SessionPage })));
-const SourcesPage = lazy(() => import('../pages/SourcesPage').then((m) => ({ default: m.SourcesPage })));
+const FoldersPage = lazy(() => import('../pages/FoldersPage').then((m) => ({ default: m.FoldersPage })));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
 
@@ -30,7 +30,7 @@ const NAV = [
   ['/findings', 'Findings'],
   ['/evidence', 'Evidence'],
   ['/files', 'Files'],
-  ['/sources', 'Sources'],
+  ['/folders', 'Folders'],
   ['/glossary', 'Glossary'],
 ] as const;
 
@@ -72,11 +72,11 @@ function Shell() {
             <Route path="/versions" element={<VersionsPage />} />
             <Route path="/compare" element={<ComparePage />} />
             <Route path="/findings" element={<FindingsPage />} />
-            <Route path="/findings/:ref" element={<FindingPage />} />
+            <Route path="/findings/:id" element={<FindingPage />} />
             <Route path="/sessions/:hash" element={<SessionPage />} />
             <Route path="/evidence" element={<EvidencePage />} />
             <Route path="/files" element={<FilesPage />} />
-            <Route path="/sources" element={<SourcesPage />} />
+            <Route path="/folders" element={<FoldersPage />} />
             <Route path="/glossary" element={<GlossaryPage />} />
             <Route
               path="*"

@@ -18,7 +18,7 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
   const set = (key: string, value: string | undefined) => setParams({ [key]: value });
   const codes = listParam(search.get('code') ?? undefined);
   const chosenModels = listParam(search.get('model') ?? undefined);
-  const hasFilters = ['code', 'version', 'model', 'from', 'to', 'sidechain', 'root'].some((k) => search.has(k));
+  const hasFilters = ['code', 'version', 'model', 'from', 'to', 'sidechain', 'folder'].some((k) => search.has(k));
   return (
     <div className="filters" role="group" aria-label="Filters">
       {showCodes && (

@@ -10,7 +10,7 @@ export function LiveNotice() {
   const text = found.length === 1 ? `New finding: ${codeLabel(last.code)}` : `${found.length} new findings, the last: ${codeLabel(last.code)}`;
   return (
     <div className="live-notice" role="status" aria-live="polite" data-testid="live-notice">
-      <span>{text}</span> <Link to={`/findings?code=${encodeURIComponent(last.code)}&finding=${last.id}`}>Show</Link>{' '}
+      <span>{text}</span> <Link to={`/findings?code=${encodeURIComponent(last.code)}&finding=${encodeURIComponent(last.id)}`}>Show</Link>{' '}
       <button type="button" onClick={dismissLiveFindings} aria-label="Dismiss the new-finding notice">
         Dismiss
       </button>

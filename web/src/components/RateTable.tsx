@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { RateRow } from '../../../shared/api-schemas';
 import { opportunityWords } from '../../../shared/opportunity-words';
 import { codeLabel, formatCount } from '../lib/format';
+import type { KeyedRow as RateRow } from '../lib/keyed-rows';
 import { formatCell } from '../lib/scale';
 import { codeDefinition } from './CodeLegend';
 

@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import { Area, Bar, Brush, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import type { RateRow } from '../../../shared/api-schemas';
 import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel, formatCount, formatPerMille } from '../lib/format';
+import type { KeyedRow as RateRow } from '../lib/keyed-rows';
 import { dayMs, nextBucket, type TimeBucket, timeTicks } from '../lib/scale';
 import { useWidth } from '../lib/use-width';
 import { CodeLegend } from './CodeLegend';

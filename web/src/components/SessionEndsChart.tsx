@@ -76,10 +76,10 @@ export function foldEnds(points: readonly EndsPoint[], max = MAX_BARS): EndsPoin
  * "How sessions end", per Claude Code version: each bar is 100% of the sessions whose last
  * turn was written by that version, split by how that turn ended (GET /api/session-ends).
  */
-export function SessionEndsChart({ root }: { root?: string }) {
+export function SessionEndsChart({ folder }: { folder?: string }) {
   const query = useQuery({
-    queryKey: ['session-ends', 'version', root ?? null],
-    queryFn: () => api.get<SessionEndsResponse>(`/api/session-ends${toQueryString({ dimension: 'version', root })}`),
+    queryKey: ['session-ends', 'version', folder ?? null],
+    queryFn: () => api.get<SessionEndsResponse>(`/api/session-ends${toQueryString({ dimension: 'version', folder })}`),
   });
   const [ref, width] = useWidth<HTMLDivElement>();
   return (
@@ -87,7 +87,7 @@ export function SessionEndsChart({ root }: { root?: string }) {
       <div ref={ref}>
         <Loaded query={query} height={240}>
           {(data) => {
-            const folded = foldEnds(data.rows.map((r) => ({ key: r.key ?? 'unknown', sessions: r.sessions, counts: r.ends })));
+            const folded = foldEnds(data.rows.map((r) => ({ key: r.version ?? 'unknown', sessions: r.sessions, counts: r.ends })));
             const points = folded.map((r) => ({
               ...r,
               ...Object.fromEntries(SESSION_ENDS.map((e) => [e, r.sessions ? r.counts[e] / r.sessions : 0])),

@@ -74,8 +74,8 @@ export function NothingIndexed() {
   return (
     <EmptyState title="Nothing indexed yet">
       <p>
-        This dashboard reads only folders you add. Go to <Link to="/sources">Sources</Link>, paste a folder such as your Claude Code <code>projects</code>{' '}
-        folder, and start a scan. Only metadata (codes, lines, counts, digests) is stored.
+        This dashboard reads only folders you add. Go to <Link to="/folders">Folders</Link>, paste a folder such as your Claude Code <code>projects</code>{' '}
+        folder, and start an index run. Only metadata (codes, lines, counts, digests) is stored.
       </p>
     </EmptyState>
   );

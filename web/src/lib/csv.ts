@@ -1,4 +1,4 @@
-import type { RateRow } from '../../../shared/api-schemas';
+import type { KeyedRow as RateRow } from './keyed-rows';
 
 /** RFC 4180 CSV: every field quoted when it holds a comma, quote or line break. */
 export function toCsv(rows: ReadonlyArray<Record<string, string | number | null>>): string {

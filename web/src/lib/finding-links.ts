@@ -1,8 +1,8 @@
 import type { FilterQuery } from '../../../shared/api-schemas';
 import { toQueryString } from './url-filters';
 
-/** Where one finding opens as its own view (deep-linkable; the reference survives re-indexing). */
-export const findingHref = (ref: string, context?: number) => `/findings/${encodeURIComponent(ref)}${context === undefined ? '' : `?context=${context}`}`;
+/** Where one finding opens as its own view (deep-linkable; its id survives re-indexing). */
+export const findingHref = (id: string, context?: number) => `/findings/${encodeURIComponent(id)}${context === undefined ? '' : `?context=${context}`}`;
 
 /** A session's own view: its findings on a time line of its turns. */
 export const sessionHref = (hash: string) => `/sessions/${encodeURIComponent(hash)}`;

@@ -2,10 +2,11 @@
  * Pure helpers that keep views honest at real scale: versions folded into ranges, days folded
  * into weeks or months, time ticks that never crowd, and the words for a zero.
  */
-import type { CodeRate, Interval, RateRow } from '../../../shared/api-schemas';
+import type { CodeRate, Interval } from '../../../shared/api-schemas';
 import { NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
 import { perThousand } from '../../../shared/statistics';
 import { formatCount, formatPerMille } from './format';
+import type { KeyedRow as RateRow } from './keyed-rows';
 
 /** A column of a folded version axis: one version, or a range of neighbours pooled. */
 export interface FoldedColumn {

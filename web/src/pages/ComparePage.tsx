@@ -46,7 +46,7 @@ export function ComparePage() {
   const known = (versions.data?.rows ?? []).flatMap((r) => (r.key ? [r.key] : []));
   const span = { first: summary.data?.first_day ?? null, last: summary.data?.last_day ?? null };
   // Until chosen, compare around the first change named (or the two halves of the versions).
-  const card = regressions.data?.cards.find((c) => c.dimension === 'version' && c.strength !== 'insufficient');
+  const card = regressions.data?.rows.find((c) => c.dimension === 'version' && c.strength !== 'insufficient');
   const defaults =
     card && known.length
       ? [`${known[0]}..${card.last_good}`, `${card.first_bad}..${known[known.length - 1]}`]
@@ -102,7 +102,7 @@ export function ComparePage() {
       {valid && (
         <Loaded query={compare} height={240}>
           {(data) => {
-            const withFindings = data.codes.filter((c) => c.a.count + c.b.count > 0);
+            const withFindings = data.rows.filter((c) => c.a.count + c.b.count > 0);
             const coverage = (s: typeof data.a) =>
               `${s.kind === 'versions' ? `${s.versions.length} version${s.versions.length === 1 ? '' : 's'}` : `${s.from} to ${s.to}`}, ${formatCount(s.tool_use_turns)} tool-use turns, ${formatCount(s.assistant_messages)} messages${s.first_day ? `, ${formatDay(s.first_day)} – ${formatDay(s.last_day ?? null)}` : ''}`;
             return (
@@ -124,7 +124,7 @@ export function ComparePage() {
                         </tr>
                       </thead>
                       <tbody>
-                        {data.codes.map((c) => (
+                        {data.rows.map((c) => (
                           <tr key={c.code} data-code={c.code}>
                             <td>{codeLabel(c.code)}</td>
                             <td className="num">
@@ -150,11 +150,11 @@ export function ComparePage() {
                   </div>
                   <p className="muted small">{data.method} * a count of 0 on one side: corrected estimate.</p>
                   <ViewAsData
-                    api={`/api/compare${toQueryString({ a: data.a.spec, b: data.b.spec, model: filters.model, root: filters.root, sidechain: filters.sidechain, code: filters.code })}`}
+                    api={`/api/compare${toQueryString({ a: data.a.spec, b: data.b.spec, model: filters.model, folder: filters.folder, sidechain: filters.sidechain, code: filters.code })}`}
                     csv={{
                       name: 'compare.csv',
                       rows: () =>
-                        data.codes.map((c) => ({
+                        data.rows.map((c) => ({
                           code: c.code,
                           a_count: c.a.count,
                           a_tool_use_turns: c.a.tool_use_turns,

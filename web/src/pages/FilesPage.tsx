@@ -17,17 +17,17 @@ export function FilesPage() {
     <div className="page">
       <h1>Files</h1>
       <p className="muted">
-        A file that fails to scan contributes nothing, and is never counted as clean; a file still being written (its last line is incomplete) is counted once
+        A file that cannot be read contributes nothing, and is never counted as clean; a file still being written (its last line is incomplete) is counted once
         it is complete. Nothing fails silently: every such file is listed here.
       </p>
       <Loaded query={files} height={200}>
         {(data) =>
-          data.items.length === 0 ? (
-            <EmptyState title="Every file scanned cleanly">
+          data.rows.length === 0 ? (
+            <EmptyState title="Every file read cleanly">
               <p>No file failed and none is being written.</p>
             </EmptyState>
           ) : (
-            <Section title={`${data.items.length} file${data.items.length === 1 ? '' : 's'} not counted`}>
+            <Section title={`${data.rows.length} file${data.rows.length === 1 ? '' : 's'} not counted`}>
               <div className="table-scroll">
                 <table className="table" data-testid="files-table">
                   <thead>
@@ -42,12 +42,12 @@ export function FilesPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    {data.items.map((f) => (
+                    {data.rows.map((f) => (
                       <tr key={f.id} data-testid="file-row">
                         <td>
                           <span className={`badge badge-${f.status}`}>{f.status === 'failed' ? 'failed' : 'being written'}</span>
                         </td>
-                        <td>{f.root}</td>
+                        <td>{f.folder}</td>
                         <td className="break">{f.file}</td>
                         <td>
                           {f.error_code ? (
@@ -90,7 +90,7 @@ export function FilesPage() {
                   </tr>
                 </thead>
                 <tbody>
-                  {data.versions.map((v) => (
+                  {data.rows.map((v) => (
                     <tr key={v.version ?? 'unknown'}>
                       <td>{v.version ?? 'unknown'}</td>
                       <td className="num">{v.text_rows}</td>

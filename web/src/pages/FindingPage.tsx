@@ -17,8 +17,8 @@ function LinkList({ items, empty, testId }: { items: FindingLink[]; empty: strin
   return (
     <ul className="link-list" data-testid={testId}>
       {items.map((l) => (
-        <li key={l.ref}>
-          <Link to={findingHref(l.ref)}>{codeLabel(l.code)}</Link> <span className="muted small">lines {lines(l.lines)}</span>{' '}
+        <li key={l.id}>
+          <Link to={findingHref(l.id)}>{codeLabel(l.code)}</Link> <span className="muted small">lines {lines(l.lines)}</span>{' '}
           <span className="muted small ellipsis">{l.file}</span>
         </li>
       ))}
@@ -49,10 +49,10 @@ function CopyCommand({ command }: { command: string }) {
 
 /** One finding as its own view: metadata, the rows around it, what it belongs with, its session. */
 export function FindingPage() {
-  const { ref = '' } = useParams();
+  const { id = '' } = useParams();
   const [search, setParams] = useUrlParams();
   const context = Math.min(100, Math.max(0, Number(search.get('context') ?? 15) || 15));
-  const detail = useFindingDetail(ref, context);
+  const detail = useFindingDetail(id, context);
   return (
     <div className="page finding-page">
       <p className="small">
@@ -60,12 +60,12 @@ export function FindingPage() {
       </p>
       <Loaded query={detail} height={480}>
         {(d) => {
-          const f = d.finding;
+          const f = d;
           const facts: Array<[string, string]> = [
             ['day (UTC)', formatDay(f.day)],
             ['Claude Code version', f.version ?? 'unknown'],
             ['model', f.model ?? 'unknown'],
-            ['folder / file', `${f.root}/${f.file}`],
+            ['folder / file', `${f.folder}/${f.file}`],
             ['lines', lines(f.lines)],
             ['source lines', f.source_lines.join(', ')],
             ['block types', f.block_types.join(', ') || '–'],
@@ -121,7 +121,9 @@ export function FindingPage() {
                 <LinkList items={d.session} empty="No other finding in this session." testId="session-links" />
               </Section>
               <Section title="Open it on your machine">
-                <p className="muted small">Run this in the folder you added as “{f.root}” to read these lines yourself. Shown only here, never in an export.</p>
+                <p className="muted small">
+                  Run this in the folder you added as “{f.folder}” to read these lines yourself. Shown only here, never in an export.
+                </p>
                 <CopyCommand command={d.local_command} />
               </Section>
             </>

@@ -38,7 +38,7 @@ function FindingDetail({ finding, onClose }: { finding: Finding; onClose: () => 
     ['day (UTC)', formatDay(finding.day)],
     ['Claude Code version', finding.version ?? 'unknown'],
     ['model', finding.model ?? 'unknown'],
-    ['folder', finding.root],
+    ['folder', finding.folder],
     ['file', finding.file],
     ['lines', finding.lines[0] === finding.lines[1] ? String(finding.lines[0]) : `${finding.lines[0]}–${finding.lines[1]}`],
     ['source lines', finding.source_lines.join(', ')],
@@ -52,7 +52,7 @@ function FindingDetail({ finding, onClose }: { finding: Finding; onClose: () => 
   return (
     <aside className="detail" data-testid="finding-detail" aria-label="Finding metadata">
       <header className="card-header">
-        <h2>Finding #{finding.id}</h2>
+        <h2>Finding {finding.id}</h2>
         <button type="button" onClick={onClose}>
           Close
         </button>
@@ -68,7 +68,7 @@ function FindingDetail({ finding, onClose }: { finding: Finding; onClose: () => 
       </dl>
       <CopyButton text={finding.evidence_sha256} />
       <p>
-        <Link to={findingHref(finding.ref)} data-testid="open-finding">
+        <Link to={findingHref(finding.id)} data-testid="open-finding">
           Open the finding: rows around it, what it belongs with, its session →
         </Link>
       </p>
@@ -82,9 +82,9 @@ export function FindingsPage() {
   const sort = search.get('sort') === 'day_asc' ? 'day_asc' : 'day_desc';
   const findings = useFindings(filters, sort);
   const versions = useVersions({});
-  const items = findings.data?.pages.flatMap((p) => p.items) ?? [];
+  const items = findings.data?.pages.flatMap((p) => p.rows) ?? [];
   const total = findings.data?.pages[0]?.total ?? 0;
-  const selectedId = Number(search.get('finding')) || null;
+  const selectedId = search.get('finding');
   const selected = items.find((f) => f.id === selectedId) ?? null;
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: items.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
@@ -99,8 +99,8 @@ export function FindingsPage() {
   const navigate = useNavigate();
   // On a phone the detail opens as its own view instead of a panel far below the list.
   const open = (f: Finding) => {
-    if (window.matchMedia?.('(max-width: 720px)').matches) navigate(findingHref(f.ref));
-    else setParam('finding', String(f.id));
+    if (window.matchMedia?.('(max-width: 720px)').matches) navigate(findingHref(f.id));
+    else setParam('finding', f.id);
   };
   const sortToggle = (
     <label>
@@ -165,8 +165,8 @@ export function FindingsPage() {
                             <span role="cell" className="ellipsis">
                               {f.model ?? '–'}
                             </span>
-                            <span role="cell" className="ellipsis" title={`${f.root}/${f.file}`}>
-                              {f.root}/{f.file}
+                            <span role="cell" className="ellipsis" title={`${f.folder}/${f.file}`}>
+                              {f.folder}/{f.file}
                             </span>
                             <span role="cell">{f.lines[0] === f.lines[1] ? f.lines[0] : `${f.lines[0]}–${f.lines[1]}`}</span>
                             <span role="cell" className="ellipsis">

@@ -1,13 +1,28 @@
 import { FINDING_CODES, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
+import { GLOSSARY } from '../../../shared/glossary';
 import { opportunityWords } from '../../../shared/opportunity-words';
 import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel } from '../lib/format';
 
-/** Every finding code: its one-line definition and what its rate is over (from shared/finding-codes.ts). */
+/** The project's words (shared/glossary.ts), then every finding code: its one-line definition and what its rate is over (shared/finding-codes.ts). */
 export function GlossaryPage() {
   return (
     <div className="page">
       <h1>Glossary</h1>
+      <h2>Words</h2>
+      <dl className="glossary" data-testid="glossary-words">
+        {GLOSSARY.map(({ term, meaning }) => (
+          <div key={term} id={`term-${term.replaceAll(' ', '-')}`} className="glossary-entry">
+            <dt>
+              <strong>{term}</strong>
+            </dt>
+            <dd>
+              <p>{meaning}</p>
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <h2>Codes</h2>
       <p className="muted">
         Each code's rate is per 1,000 of its own opportunities: the messages where it could have fired. Where a selection holds none, the code is not measurable
         there (a gap, never 0‰).

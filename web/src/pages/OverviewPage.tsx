@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
 import { opportunityWords } from '../../../shared/opportunity-words';
-import { useRegressions, useRoots, useSummary, useTimelineIn, useVersions } from '../api/queries';
+import { useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateTimeChart } from '../components/RateTimeChart';
 import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../components/ui';
@@ -23,19 +23,19 @@ export function OverviewPage() {
   const timeline = useTimelineIn(filters, overviewBucket === null ? null : overviewBucket === 'week' ? 'week' : 'day');
   const versions = useVersions(filters);
   const regressions = useRegressions(filters);
-  const roots = useRoots();
+  const folders = useFolders();
   const [showAll, setShowAll] = useState(false);
 
   if (summary.error) return <ErrorBanner error={summary.error} />;
   if (!summary.data) return <Skeleton height={320} />;
   const s = summary.data;
-  if (s.roots === 0) return <NothingIndexed />;
+  if (s.folders === 0) return <NothingIndexed />;
   const measurable = s.codes.filter((c) => c.not_measurable === null);
   const notMeasurable = s.codes.filter((c) => c.not_measurable !== null);
   const withFindings = measurable.filter((c) => c.count > 0).map((c) => c.code);
   const quiet = measurable.filter((c) => c.count === 0);
   const charted = showAll ? measurable.map((c) => c.code) : withFindings;
-  const neverScanned = roots.data?.roots.filter((r) => r.last_scan_at === null) ?? [];
+  const neverIndexed = folders.data?.rows.filter((r) => r.last_indexed_at === null) ?? [];
   const picked = listParam(search.get('mark') ?? undefined);
   const qs = toQueryString(filters);
 
@@ -46,7 +46,7 @@ export function OverviewPage() {
         <Loaded query={regressions} height={90}>
           {(r) => (
             <VerdictCards
-              cards={r.cards.filter((c) => c.dimension === 'version')}
+              cards={r.rows.filter((c) => c.dimension === 'version')}
               noClaim={r.no_claim.version}
               sessionCap={r.session_cap}
               testId="verdicts-overview"
@@ -57,7 +57,7 @@ export function OverviewPage() {
       {s.files_failed > 0 && (
         <WarningBanner>
           <strong>
-            {s.files_failed} file{s.files_failed === 1 ? '' : 's'} failed to scan
+            {s.files_failed} file{s.files_failed === 1 ? '' : 's'} failed to read
           </strong>{' '}
           and {s.files_failed === 1 ? 'is' : 'are'} not counted anywhere. <Link to="/files">See which, with the error and line</Link>.
         </WarningBanner>
@@ -70,19 +70,19 @@ export function OverviewPage() {
           (last line incomplete) and not counted yet. <Link to="/files">Details</Link>.
         </WarningBanner>
       )}
-      {neverScanned.length > 0 && (
+      {neverIndexed.length > 0 && (
         <WarningBanner>
           <strong>
-            {neverScanned.length} folder{neverScanned.length === 1 ? ' was' : 's were'} added but never scanned.
+            {neverIndexed.length} folder{neverIndexed.length === 1 ? ' was' : 's were'} added but never indexed.
           </strong>{' '}
-          <Link to="/sources">Start a scan</Link>.
+          <Link to="/folders">Start an index run</Link>.
         </WarningBanner>
       )}
       <FilterBar showCodes={false} />
       <div className="stats">
         <StatCard
           testId="stat-files"
-          label="Files scanned"
+          label="Files indexed"
           value={formatCount(s.files_ok)}
           detail={`${s.files_failed} failed, ${s.files_in_progress} being written`}
         />
@@ -136,7 +136,7 @@ export function OverviewPage() {
                 rows={foldDays(data.rows, data.bucket === 'week' && bucket === 'week' ? 'day' : bucket)}
                 bucket={bucket}
                 codes={charted}
-                markers={chartMarkers(regressions.data?.cards ?? [], data.version_markers, picked)}
+                markers={chartMarkers(regressions.data?.rows ?? [], data.version_markers, picked)}
                 height={200}
                 compact
                 hiddenCount={showAll ? 0 : quiet.length}

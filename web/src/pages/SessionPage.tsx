@@ -24,7 +24,7 @@ export function SessionPage() {
             </h1>
             <p className="muted small">
               {s.first_day ?? 'unknown day'}
-              {s.last_day && s.last_day !== s.first_day ? ` – ${s.last_day}` : ''} · {s.files.length} file{s.files.length === 1 ? '' : 's'} (main thread and
+              {s.last_day && s.last_day !== s.first_day ? ` – ${s.last_day}` : ''} · {s.rows.length} file{s.rows.length === 1 ? '' : 's'} (main thread and
               subagents)
             </p>
             <div className="stats">
@@ -34,7 +34,7 @@ export function SessionPage() {
               <StatCard label="compactions" value={formatCount(s.totals.compactions)} />
               <StatCard label="findings" value={formatCount(s.totals.findings)} />
             </div>
-            {s.files.map((f) => (
+            {s.rows.map((f) => (
               <Section key={f.file} title={`${f.sidechain ? 'Subagent' : 'Main'}: ${f.file}`}>
                 <p className="muted small">
                   {formatCount(f.rows)} rows · {formatCount(f.turns)} turns · {formatCount(f.calls)} calls · {formatCount(f.errors)} errors ·{' '}
@@ -55,8 +55,8 @@ export function SessionPage() {
                   ))}
                   {f.findings.map((x) => (
                     <Link
-                      key={x.ref}
-                      to={findingHref(x.ref)}
+                      key={x.id}
+                      to={findingHref(x.id)}
                       className="session-finding"
                       style={{ left: `${(x.lines[0] / Math.max(1, f.rows)) * 100}%` }}
                       title={`${codeLabel(x.code)} at line ${x.lines[0]}`}
@@ -68,8 +68,8 @@ export function SessionPage() {
                 </div>
                 <ul className="link-list" data-testid="session-findings">
                   {f.findings.map((x) => (
-                    <li key={x.ref}>
-                      <Link to={findingHref(x.ref)}>{codeLabel(x.code)}</Link> <span className="muted small">line {x.lines[0]}</span>
+                    <li key={x.id}>
+                      <Link to={findingHref(x.id)}>{codeLabel(x.code)}</Link> <span className="muted small">line {x.lines[0]}</span>
                     </li>
                   ))}
                 </ul>

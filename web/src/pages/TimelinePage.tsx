@@ -49,7 +49,7 @@ export function TimelinePage() {
       <Section title="Where did it start? (by day)">
         <Loaded query={regressions} height={90}>
           {(r) => (
-            <VerdictCards cards={r.cards.filter((c) => c.dimension === 'day')} noClaim={r.no_claim.day} sessionCap={r.session_cap} testId="verdicts-day" />
+            <VerdictCards cards={r.rows.filter((c) => c.dimension === 'day')} noClaim={r.no_claim.day} sessionCap={r.session_cap} testId="verdicts-day" />
           )}
         </Loaded>
       </Section>
@@ -79,7 +79,7 @@ export function TimelinePage() {
                     rows={rows}
                     bucket={bucket}
                     codes={codes}
-                    markers={chartMarkers(regressions.data?.cards ?? [], data.version_markers, picked)}
+                    markers={chartMarkers(regressions.data?.rows ?? [], data.version_markers, picked)}
                     height={340}
                     onRange={(from, to) => setParams({ from, to })}
                     hiddenCount={showAll ? 0 : measurable.length - found.length}

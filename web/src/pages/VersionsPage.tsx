@@ -29,7 +29,7 @@ export function VersionsPage() {
   // By default the chart shows a code with findings; the chooser offers every measurable code.
   const code = FINDING_CODES.find((c) => c === search.get('chart')) ?? found[0] ?? measurable[0] ?? FINDING_CODES[0];
   const opened = listParam(search.get('open') ?? undefined);
-  const firstBad = (regressions.data?.cards ?? []).filter((c) => c.dimension === 'version' && c.strength !== 'insufficient').map((c) => c.first_bad!);
+  const firstBad = (regressions.data?.rows ?? []).filter((c) => c.dimension === 'version' && c.strength !== 'insufficient').map((c) => c.first_bad!);
   const chooser = (
     <label>
       Chart{' '}
@@ -53,7 +53,7 @@ export function VersionsPage() {
         <Loaded query={regressions} height={90}>
           {(r) => (
             <VerdictCards
-              cards={r.cards.filter((c) => c.dimension === 'version')}
+              cards={r.rows.filter((c) => c.dimension === 'version')}
               noClaim={r.no_claim.version}
               sessionCap={r.session_cap}
               testId="verdicts-version"
@@ -128,7 +128,7 @@ export function VersionsPage() {
           )}
         </Loaded>
       </Section>
-      <SessionEndsChart root={filters.root} />
+      <SessionEndsChart folder={filters.folder} />
       <Section title={`${codeLabel(code)}: version × model`}>
         <Loaded query={cross} height={60}>
           {(data) => {

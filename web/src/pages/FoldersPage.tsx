@@ -1,30 +1,31 @@
 import { useState } from 'react';
-import { useAddRoot, useHealth, useIndexRunState, useRemoveRoot, useRoots, useSetRootSalvage, useStartIndexRun } from '../api/queries';
+import { useAddFolder, useFolders, useHealth, useIndexRunState, useRemoveFolder, useSetFolderSalvage, useStartIndexRun } from '../api/queries';
 import { IndexRunProgress } from '../components/IndexRunProgress';
 import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
 import { formatCount, formatTimestamp } from '../lib/format';
 
-export function SourcesPage() {
-  const roots = useRoots();
+/** The folders the owner added (what is indexed): add, index, salvage setting, remove. */
+export function FoldersPage() {
+  const folders = useFolders();
   const indexRun = useIndexRunState();
   const health = useHealth();
-  const add = useAddRoot();
-  const remove = useRemoveRoot();
+  const add = useAddFolder();
+  const remove = useRemoveFolder();
   const start = useStartIndexRun();
-  const salvage = useSetRootSalvage();
+  const salvage = useSetFolderSalvage();
   const [path, setPath] = useState('');
   const [label, setLabel] = useState('');
   const running = indexRun.data?.state === 'running';
 
   return (
     <div className="page">
-      <h1>Sources</h1>
+      <h1>Folders</h1>
       <p className="muted">
         Nothing is indexed unless you add it here (or with <code>index</code> on the command line). Symbolic links are never followed. Only metadata is stored:
         codes, relative file names, line numbers, counts and digests — never what a conversation said. Claude Code keeps transcripts in{' '}
         <code>~/.claude/projects</code>.
       </p>
-      <ErrorBanner error={add.error ?? remove.error ?? start.error ?? salvage.error ?? roots.error} />
+      <ErrorBanner error={add.error ?? remove.error ?? start.error ?? salvage.error ?? folders.error} />
       <Section title="Add a folder">
         <form
           className="add-form"
@@ -66,21 +67,21 @@ export function SourcesPage() {
       <Section
         title="Folders"
         actions={
-          <button type="button" disabled={running || !roots.data?.roots.length || start.isPending} onClick={() => start.mutate(undefined)}>
+          <button type="button" disabled={running || !folders.data?.rows.length || start.isPending} onClick={() => start.mutate(undefined)}>
             {running ? 'Indexing…' : 'Index all'}
           </button>
         }
       >
         {indexRun.data && <IndexRunProgress state={indexRun.data} />}
-        {!roots.data ? (
+        {!folders.data ? (
           <Skeleton height={120} />
-        ) : roots.data.roots.length === 0 ? (
+        ) : folders.data.rows.length === 0 ? (
           <EmptyState title="No folders yet">
             <p>Add a folder above{health.data?.demo ? '' : ', or restart with npm start -- --demo to explore generated demo data'}.</p>
           </EmptyState>
         ) : (
           <div className="table-scroll">
-            <table className="table" data-testid="roots-table">
+            <table className="table" data-testid="folders-table">
               <thead>
                 <tr>
                   <th>label</th>
@@ -96,7 +97,7 @@ export function SourcesPage() {
                 </tr>
               </thead>
               <tbody>
-                {roots.data.roots.map((r) => (
+                {folders.data.rows.map((r) => (
                   <tr key={r.id}>
                     <td>{r.label}</td>
                     <td className="break">
@@ -105,7 +106,7 @@ export function SourcesPage() {
                     <td className="num">{formatCount(r.files)}</td>
                     <td className="num">{r.files_failed}</td>
                     <td className="num">{r.files_in_progress}</td>
-                    <td>{formatTimestamp(r.last_scan_at)}</td>
+                    <td>{formatTimestamp(r.last_indexed_at)}</td>
                     <td>
                       <input
                         type="checkbox"

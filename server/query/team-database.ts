@@ -1,7 +1,7 @@
 /**
- * The rows every rate question sums: the local index's and the imported team machines'
- * (migration 009; written only by `import-aggregates`). Team rows have no root (root_id NULL),
- * so a root filter leaves them out and no filter sums everything. A database without imports
+ * The team database: figures imported from other machines (migration 009; written only by
+ * `import-aggregates`). The rows every rate question sums are the local index's and these. Team
+ * rows have no folder (root_id NULL), so a folder filter leaves them out and no filter sums everything. A database without imports
  * has empty team tables, and the figures are the local index's alone.
  *
  * Queries join these as `<rows> CROSS JOIN cells c`: CROSS JOIN keeps the rows as the outer loop
@@ -30,7 +30,7 @@ export const FINDING_COUNT_ROWS_SQL = `(
   SELECT NULL, cell_id, code, findings
   FROM team_findings)`;
 
-/** Team machines and their files, for the summary's source and file counts (no root filter: all of them; a root filter: none). */
+/** Team machines and their files, for the summary's folder and file counts (no folder filter: all of them; a folder filter: none). */
 export const TEAM_FILES_SQL = `
   SELECT count(*) AS machines, coalesce(sum(files_ok), 0) AS files_ok, coalesce(sum(files_damaged), 0) AS files_damaged,
          coalesce(sum(files_excluded), 0) AS files_excluded

@@ -1,0 +1,11 @@
+import { DiagnosticsResponse, FilesQuery } from '../../shared/api-schemas';
+import { getVersionDiagnostics } from '../query/get-version-diagnostics';
+import { folderIds } from './parse-filters';
+import type { App, RouteContext } from './types';
+
+/** GET /api/diagnostics: per version, text and tool_use rows and the row and block types no detector knows. */
+export function diagnosticRoutes(app: App, ctx: RouteContext): void {
+  app.get('/api/diagnostics', { schema: { querystring: FilesQuery, response: { 200: DiagnosticsResponse } }, config: { cache: true } }, async (request) => ({
+    rows: getVersionDiagnostics(ctx.db, folderIds(request.query.folder)),
+  }));
+}

@@ -1,0 +1,11 @@
+import { FilterQuery, ModelRatesResponse } from '../../shared/api-schemas';
+import { getRateRows } from '../query/get-rates';
+import { parseFilters } from './parse-filters';
+import type { App, RouteContext } from './types';
+
+/** GET /api/models: rates per model. */
+export function modelRoutes(app: App, ctx: RouteContext): void {
+  app.get('/api/models', { schema: { querystring: FilterQuery, response: { 200: ModelRatesResponse } }, config: { cache: true } }, async (request) => ({
+    rows: getRateRows(ctx.db, 'model', parseFilters(request.query)),
+  }));
+}

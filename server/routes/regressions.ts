@@ -1,0 +1,11 @@
+import { FilterQuery, RegressionsResponse } from '../../shared/api-schemas';
+import { getRegressions } from '../query/get-regressions';
+import { parseFilters } from './parse-filters';
+import type { App, RouteContext } from './types';
+
+/** GET /api/regressions: verdict cards (rows) and the per-code tests behind them (verdicts). */
+export function regressionRoutes(app: App, ctx: RouteContext): void {
+  app.get('/api/regressions', { schema: { querystring: FilterQuery, response: { 200: RegressionsResponse } }, config: { cache: true } }, async (request) =>
+    getRegressions(ctx.db, parseFilters(request.query)),
+  );
+}
