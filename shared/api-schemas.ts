@@ -20,9 +20,6 @@ export type ErrorBody = Static<typeof ErrorBody>;
 export const Interval = Type.Object({ rate: Type.Number(), low: Type.Number(), high: Type.Number() });
 export type Interval = Static<typeof Interval>;
 
-/** The one spelling of "unknown" in filters (`version=unknown`, `model=unknown`); JSON says null. */
-export const UNKNOWN = 'unknown';
-
 /** Filters shared by rate and findings endpoints; lists are comma-separated. */
 export const FilterQuery = Type.Object({
   code: Type.Optional(Type.String({ pattern: '^[a-z0-9_,]{1,400}$' })),

@@ -1,4 +1,4 @@
-import { UNKNOWN } from '../../shared/api-schemas';
+import { UNKNOWN } from '../../shared/unknown';
 
 /** Filters shared by every rate and findings question. Absent means "all". */
 export interface RateFilters {

@@ -43,6 +43,9 @@ try {
  */
 export async function rebuildDenominatorsOffThread(db: Db): Promise<boolean> {
   if (db.memory || db.readonly) return false;
+  // Nothing changed (a re-index that found no new file): no worker. Starting one, and
+  // better-sqlite3 in it, cost ~40 ms of every such run.
+  if (!db.prepare(DENOMINATOR_REBUILD.needed).pluck().get()) return false;
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   const worker = new Worker(WORKER, {
     eval: true,
