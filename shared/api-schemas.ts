@@ -44,8 +44,6 @@ export const CodeRate = Type.Object({
   per_1000_opportunities: Nullable(Interval),
   /** Why there is no rate (a NOT_MEASURABLE_REASON code); null when there is one. */
   not_measurable: Nullable(Type.String()),
-  per_1000_messages: Nullable(Interval),
-  per_1000_tool_use_turns: Nullable(Interval),
 });
 export type CodeRate = Static<typeof CodeRate>;
 
@@ -263,8 +261,6 @@ export const SideFigures = Type.Object({
   /** Why there is no rate on this side (a NOT_MEASURABLE_REASON code); null when there is one. */
   not_measurable: Nullable(Type.String()),
   tool_use_turns: Type.Integer(),
-  /** Findings per 1,000 tool-use turns (the older figure, kept beside the code's own rate). */
-  per_1000_tool_use_turns: Nullable(Interval),
 });
 export type SideFigures = Static<typeof SideFigures>;
 

@@ -124,8 +124,6 @@ function totalRow(rows: readonly RateRow[], codes: readonly string[]): RateRow {
         opportunities,
         per_1000_opportunities: opportunities > 0 ? { rate: (count / opportunities) * 1000, low: 0, high: 0 } : null,
         not_measurable: opportunities > 0 ? null : (first?.not_measurable ?? null),
-        per_1000_messages: null,
-        per_1000_tool_use_turns: null,
       } as CodeRate;
     }),
   };

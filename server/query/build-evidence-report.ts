@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { EvidenceReport, Redaction, RegressionVerdict } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
+import { perThousand } from '../../shared/statistics';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
 import { getFindings } from './get-findings';
@@ -40,7 +41,8 @@ const toReportRows = (rows: RateRow[]) =>
     codes: r.codes.map((c) => ({
       code: c.code,
       count: c.count,
-      per_1000_tool_use_turns: c.per_1000_tool_use_turns,
+      // Report format 1 carries the rate per tool-use turn too (verify reads it back); the API no longer does.
+      per_1000_tool_use_turns: perThousand(c.count, r.tool_use_turns),
       opportunity: c.opportunity,
       opportunities: c.opportunities,
       per_1000_opportunities: c.per_1000_opportunities,

@@ -110,8 +110,6 @@ export function codeRate(code: FindingCode, count: number, d: Denominators): Cod
     opportunities,
     per_1000_opportunities: perThousand(count, opportunities),
     not_measurable: opportunities > 0 ? null : NOT_MEASURABLE_REASON[opportunity],
-    per_1000_messages: perThousand(count, d.assistant_messages),
-    per_1000_tool_use_turns: perThousand(count, d.tool_use_turns),
   };
 }
 
@@ -127,7 +125,6 @@ export function sideFigures(opportunity: Opportunity, count: number, opportuniti
     per_1000_opportunities: perThousand(count, opportunities),
     not_measurable: opportunities > 0 ? null : NOT_MEASURABLE_REASON[opportunity],
     tool_use_turns: toolUseTurns,
-    per_1000_tool_use_turns: perThousand(count, toolUseTurns),
   };
 }
 

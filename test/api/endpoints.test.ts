@@ -49,8 +49,11 @@ describe('GET endpoints return exact figures', () => {
     });
     const missing = json.codes.find((c: { code: string }) => c.code === 'missing_tool_use_block');
     expect(missing.count).toBe(truth.counted_by_code.missing_tool_use_block);
-    expect(missing.per_1000_tool_use_turns.rate).toBeCloseTo((1000 * missing.count) / json.tool_use_turns, 3); // six significant digits
-    expect(missing.per_1000_tool_use_turns.low).toBeLessThan(missing.per_1000_tool_use_turns.rate);
+    // Over its own opportunities: messages with a recorded stop reason.
+    expect(missing.opportunities).toBe(json.stop_known_messages);
+    expect(missing.per_1000_opportunities.rate).toBeCloseTo((1000 * missing.count) / json.stop_known_messages, 3); // six significant digits
+    expect(missing.per_1000_opportunities.low).toBeLessThan(missing.per_1000_opportunities.rate);
+    expect(missing).not.toHaveProperty('per_1000_tool_use_turns');
   });
 
   it('/api/summary with filters', async () => {

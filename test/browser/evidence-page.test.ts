@@ -64,7 +64,7 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
       for (const code of FINDING_CODES) expect(svg, code).toContain(`rate-line-${code}`);
       expect((svg.match(/<path[^>]*class="recharts-curve recharts-line-curve"/g) ?? []).length).toBe(FINDING_CODES.length);
       expect(svg).toContain('class="export-title"');
-      expect(svg).toContain('Lost tool calls per 1,000 tool-use turns, by day');
+      expect(svg).toContain('Lost tool calls per 1,000 opportunities, by day');
       expect((svg.match(/class="export-legend-item"/g) ?? []).length).toBeGreaterThanOrEqual(FINDING_CODES.length);
       expect(svg).toContain('missing tool use block');
       expect(svg).not.toContain('var(--');

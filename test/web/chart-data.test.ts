@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeRate } from '../../server/query/get-rates';
-import { highestRates, timelineSeries, whiskerSeries } from '../../web/src/lib/chart-data';
+import { timelineSeries, whiskerSeries } from '../../web/src/lib/chart-data';
 import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 
@@ -28,9 +28,16 @@ describe('chart data', () => {
     expect(whiskerSeries([row('2.1.41', 0, 0)], 'missing_tool_use_block')).toEqual([]);
   });
 
-  it('ranks the highest rates among rows with enough turns', () => {
-    const rows = [row('a', 10, 5), row('b', 100, 1), row('c', 100, 9), row('d', 100, 3)];
-    expect(highestRates(rows, 'missing_tool_use_block', 30, 2).map((r) => r.key)).toEqual(['c', 'd']);
+  it('draws each code over its own opportunities: a day without recorded stop reasons is a gap for missing_tool_use_block, not 0', () => {
+    // 1,000 tool-use turns but no message with a recorded stop reason (the 2.1.12–2.1.52 era).
+    const d = { assistant_messages: 1005, tool_use_turns: 1000, stop_known_messages: 0, capture_messages: 0 };
+    const noStops: RateRow = { key: '2026-05-03', ...d, codes: [codeRate('missing_tool_use_block', 0, d)] };
+    const [p] = timelineSeries([noStops], ['missing_tool_use_block']);
+    expect(p).toMatchObject({ missing_tool_use_block: null, missing_tool_use_block__band: null });
+    // Where stop reasons are recorded, the rate is over them (4 in 500), not over the tool-use turns.
+    const half = { ...d, stop_known_messages: 500 };
+    const [q] = timelineSeries([{ key: '2026-05-04', ...half, codes: [codeRate('missing_tool_use_block', 4, half)] }], ['missing_tool_use_block']);
+    expect(q!.missing_tool_use_block).toBe(8);
   });
 });
 

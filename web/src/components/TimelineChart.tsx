@@ -15,7 +15,7 @@ export interface TimelineChartProps {
 }
 
 /**
- * Rate per 1,000 tool-use turns per code as lines over a shaded 95% interval, the
+ * Each code's rate per 1,000 of its own opportunities as lines over a shaded 95% interval, the
  * denominator as bars on a second axis (so a rate on three turns looks as uncertain as it
  * is), and a dashed marker where each Claude Code version was first seen. Receives rows; never fetches.
  */

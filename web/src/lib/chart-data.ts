@@ -8,7 +8,7 @@ export interface TimelinePoint {
   [series: string]: string | number | [number, number] | null;
 }
 
-/** Rates per 1,000 tool-use turns; a bucket with no turns has no rate (a gap, not a zero). */
+/** Each code's rate per 1,000 of its own opportunities; a bucket where it is not measurable has no rate (a gap, not a zero). */
 export function timelineSeries(rows: readonly RateRow[], codes: readonly string[]): TimelinePoint[] {
   return rows
     .filter((r) => r.key !== null)
@@ -16,7 +16,7 @@ export function timelineSeries(rows: readonly RateRow[], codes: readonly string[
       const point: TimelinePoint = { key: r.key!, tool_use_turns: r.tool_use_turns, assistant_messages: r.assistant_messages };
       for (const code of codes) {
         const c = r.codes.find((x) => x.code === code);
-        const i = c?.per_1000_tool_use_turns ?? null;
+        const i = c?.per_1000_opportunities ?? null; // null: not measurable, a gap (never 0)
         point[code] = i === null ? null : i.rate;
         point[`${code}__band`] = i === null ? null : [i.low, i.high];
         point[`${code}__count`] = c?.count ?? 0;
@@ -61,13 +61,4 @@ export function whiskerSeries(rows: readonly RateRow[], code: string, labels?: R
       },
     ];
   });
-}
-
-/** Rows sorted by one code's rate per tool-use turn, highest first, ignoring rows too small to say anything. */
-export function highestRates(rows: readonly RateRow[], code: string, minTurns: number, limit: number): RateRow[] {
-  const rate = (r: RateRow) => r.codes.find((c) => c.code === code)?.per_1000_tool_use_turns?.rate ?? -1;
-  return rows
-    .filter((r) => r.tool_use_turns >= minTurns)
-    .sort((a, b) => rate(b) - rate(a))
-    .slice(0, limit);
 }

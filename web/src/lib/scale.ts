@@ -25,8 +25,6 @@ export function poolRows(key: string | null, rows: readonly RateRow[]): RateRow 
     const all = rows.map((r) => r.codes.find((c) => c.code === c0.code)).filter((c): c is CodeRate => c !== undefined);
     const count = all.reduce((n, c) => n + c.count, 0);
     const opportunities = all.reduce((n, c) => n + c.opportunities, 0);
-    const messages = sum((r) => r.assistant_messages);
-    const turns = sum((r) => r.tool_use_turns);
     return {
       code: c0.code,
       count,
@@ -34,8 +32,6 @@ export function poolRows(key: string | null, rows: readonly RateRow[]): RateRow 
       opportunities,
       per_1000_opportunities: opportunities > 0 ? perThousand(count, opportunities) : null,
       not_measurable: opportunities > 0 ? null : (all.find((c) => c.not_measurable)?.not_measurable ?? c0.not_measurable),
-      per_1000_messages: perThousand(count, messages),
-      per_1000_tool_use_turns: perThousand(count, turns),
     };
   });
   return {

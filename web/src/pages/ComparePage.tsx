@@ -128,10 +128,10 @@ export function ComparePage() {
                           <tr key={c.code} data-code={c.code}>
                             <td>{codeLabel(c.code)}</td>
                             <td className="num">
-                              {c.a.count} · {formatRateWithInterval(c.a.per_1000_tool_use_turns)}
+                              {c.a.count} · {formatRateWithInterval(c.a.per_1000_opportunities)}
                             </td>
                             <td className="num">
-                              {c.b.count} · {formatRateWithInterval(c.b.per_1000_tool_use_turns)}
+                              {c.b.count} · {formatRateWithInterval(c.b.per_1000_opportunities)}
                             </td>
                             {c.a.count + c.b.count === 0 ? (
                               <td className="num muted" colSpan={2} data-testid="no-findings-either">
@@ -177,7 +177,7 @@ export function ComparePage() {
                         code={c.code}
                         points={(['a', 'b'] as const).flatMap((side) => {
                           const f = c[side];
-                          const i = f.per_1000_tool_use_turns;
+                          const i = f.per_1000_opportunities;
                           return i
                             ? [
                                 {

@@ -58,7 +58,7 @@ export function EvidencePage() {
       setTimeout(() => setCopiedIssue(''), 1500);
     });
   const theme: ExportTheme = search.get('chart_theme') === 'dark' ? 'dark' : 'light';
-  const chartTitle = `Lost tool calls per 1,000 tool-use turns, by day${parsed?.title ? ` — ${parsed.title}` : ''}`;
+  const chartTitle = `Lost tool calls per 1,000 opportunities, by day${parsed?.title ? ` — ${parsed.title}` : ''}`;
   const timeline = useTimeline(filters, 'day');
   const chartRef = useRef<HTMLDivElement>(null);
   const [copied, setCopied] = useState(false);
