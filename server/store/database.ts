@@ -60,7 +60,7 @@ export function openDatabase(given: string): Db {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('foreign_keys = ON');
       checkNotFuture(db);
-      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+      switchToWal(db);
       db.pragma('synchronous = NORMAL');
       migrate(db);
       ensureSalt(db);
@@ -72,6 +72,26 @@ export function openDatabase(given: string): Db {
     return db;
   } catch (error) {
     throw describeDatabaseError(error) ?? error;
+  }
+}
+
+/**
+ * A new database starts in rollback-journal mode, and two processes opening it at once may both
+ * try to switch it to WAL: each holds a read lock it wants to promote, so SQLite answers one of
+ * them SQLITE_BUSY at once, without waiting, to avoid a deadlock (sqlite3_busy_handler's docs).
+ * Seen in CI as a CLI `index` failing after 249 ms beside another. The loser waits a moment and
+ * tries again (the winner has usually switched it by then), within the same busy timeout.
+ */
+function switchToWal(db: Db): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if (!isSqliteCode(error, 'SQLITE_BUSY') || Date.now() > deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5 + Math.random() * 20);
+    }
   }
 }
 

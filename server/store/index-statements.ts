@@ -1,14 +1,8 @@
+import type { KnownFile } from '../index/index-store';
 import type { Db } from './database';
 
-export interface FileRow {
-  id: number;
-  rel_path: string;
-  size: number;
-  mtime_ms: number;
-  fingerprint: string;
-  status: 'ok' | 'failed' | 'in_progress';
-  findings: number;
-}
+/** A file's row as the planner reads it: the index states the shape it needs, the store reads exactly that. */
+export type FileRow = KnownFile;
 
 export interface RootRow {
   id: number;

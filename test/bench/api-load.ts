@@ -82,3 +82,19 @@ export function table(header: string[], rows: string[][]): string {
   const fmt = (r: string[]) => '| ' + r.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
   return [fmt(header), fmt(widths.map((w) => '-'.repeat(w))), ...rows.map(fmt)].join('\n');
 }
+
+/** The endpoint table `bench:api` and `bench:scale` print. */
+export function endpointTable(results: readonly EndpointLoad[]): string {
+  return table(
+    ['endpoint', 'first ms', 'p50 ms', 'p99 ms', 'requests/s', 'non-2xx', 'p99 < 50 ms'],
+    results.map((r) => [
+      r.path,
+      String(r.cold_ms),
+      String(r.p50_ms),
+      String(r.p99_ms),
+      String(r.requests_per_s),
+      String(r.non_2xx),
+      r.p99_ms < 50 ? 'yes' : 'NO',
+    ]),
+  );
+}

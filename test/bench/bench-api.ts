@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadEndpoints, table } from './api-load';
+import { endpointTable, loadEndpoints } from './api-load';
 
 const root = join(import.meta.dirname, '../..');
 const dbPath = join(root, 'bench-out/bench-index.db');
@@ -28,17 +28,4 @@ const results = await loadEndpoints(dbPath, [
   '/api/findings?limit=100',
   '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc',
 ]);
-console.log(
-  table(
-    ['endpoint', 'first ms', 'p50 ms', 'p99 ms', 'requests/s', 'non-2xx', 'p99 < 50 ms'],
-    results.map((r) => [
-      r.path,
-      String(r.cold_ms),
-      String(r.p50_ms),
-      String(r.p99_ms),
-      String(r.requests_per_s),
-      String(r.non_2xx),
-      r.p99_ms < 50 ? 'yes' : 'NO',
-    ]),
-  ),
-);
+console.log(endpointTable(results));

@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EndpointLoad, loadEndpoints, table } from './api-load';
+import { type EndpointLoad, endpointTable, loadEndpoints, table } from './api-load';
 
 const here = import.meta.dirname;
 const root = resolve(here, '../..');
@@ -183,20 +183,7 @@ console.log(
   `targets: time ${ratio <= 1.1 ? 'met' : 'MISSED'}, RSS < 300 MB ${rss.big < 300 ? 'met' : 'MISSED'}, database < 2% ${db.big / bytes.big < 0.02 ? 'met' : 'MISSED'}`,
 );
 if (api.length > 0) {
-  console.log(
-    table(
-      ['endpoint', 'first ms', 'p50 ms', 'p99 ms', 'requests/s', 'non-2xx', 'p99 < 50 ms'],
-      api.map((r) => [
-        r.path,
-        String(r.cold_ms),
-        String(r.p50_ms),
-        String(r.p99_ms),
-        String(r.requests_per_s),
-        String(r.non_2xx),
-        r.p99_ms < 50 ? 'yes' : 'NO',
-      ]),
-    ),
-  );
+  console.log(endpointTable(api));
 }
 const report = {
   measured_at: new Date().toISOString(),

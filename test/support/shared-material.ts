@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, it } from 'vitest';
 
@@ -6,7 +6,13 @@ import { describe, it } from 'vitest';
  * The reference material beside the checkout (not part of a user's clone). TCF_SHARED_DIR points
  * elsewhere (a test points it at an empty folder to see a user's clone).
  */
-export const sharedDir = resolve(process.env.TCF_SHARED_DIR ?? join(import.meta.dirname, '../../../shared'));
+const besideCheckout = resolve(process.env.TCF_SHARED_DIR ?? join(import.meta.dirname, '../../../shared'));
+/**
+ * Resolved to its real path: the scanner refuses any path that passes through a symbolic link
+ * (a folder reached through one, or a file under it), and a machine may well put ../shared there
+ * as a link. The material is the test's input, not a folder a user added.
+ */
+export const sharedDir = existsSync(besideCheckout) ? realpathSync(besideCheckout) : besideCheckout;
 export const sharedAvailable = existsSync(join(sharedDir, 'bench')) && existsSync(join(sharedDir, 'corpus'));
 
 /** The one line a run prints when suites are skipped (see shared-notice.ts). */
