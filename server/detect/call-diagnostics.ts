@@ -1,4 +1,4 @@
-import type { TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
+import { emptyVersionDiagnostics, type TranscriptFile, type VersionDiagnostics } from '../scan/transcript-model';
 import { callsOf, MessageTimeline, resultsOf } from './call-outcomes';
 
 /**
@@ -13,17 +13,7 @@ export function withCallDiagnostics(file: TranscriptFile): VersionDiagnostics[] 
   const of = (version: string | null): VersionDiagnostics => {
     let d = byVersion.get(version ?? '');
     if (!d) {
-      d = {
-        version,
-        textRows: 0,
-        toolUseRows: 0,
-        unknownRowTypes: {},
-        unknownBlockTypes: {},
-        unknownSystemSubtypes: {},
-        compactionSplits: 0,
-        callsOpenAtEnd: 0,
-        rejectedToolInput: {},
-      };
+      d = emptyVersionDiagnostics(version);
       byVersion.set(version ?? '', d);
     }
     return d;

@@ -3,7 +3,16 @@ import { errorKindOf, INTERRUPT_PREFIXES, isValidationRefusal, RETRY_EXHAUSTED, 
 import { KNOWN_ROW_TYPES } from './known-row-types';
 import { findLeakedInvoke } from './leaked-invoke';
 import type { ContentBlock, TranscriptObserver } from './observers';
-import type { AssistantMessage, HarnessNudge, SalvagedLine, ToolResultFact, ToolUseFact, TranscriptFile, VersionDiagnostics } from './transcript-model';
+import {
+  type AssistantMessage,
+  emptyVersionDiagnostics,
+  type HarnessNudge,
+  type SalvagedLine,
+  type ToolResultFact,
+  type ToolUseFact,
+  type TranscriptFile,
+  type VersionDiagnostics,
+} from './transcript-model';
 
 /** System row subtypes Claude Code is known to write (FORMAT.md §2, §7, §10); others are counted per version. */
 const KNOWN_SYSTEM_SUBTYPES = new Set([
@@ -161,17 +170,7 @@ export class TranscriptBuilder {
     const key = v ?? '';
     let d = this.diagnostics.get(key);
     if (!d) {
-      d = {
-        version: v,
-        textRows: 0,
-        toolUseRows: 0,
-        unknownRowTypes: {},
-        unknownBlockTypes: {},
-        unknownSystemSubtypes: {},
-        compactionSplits: 0,
-        callsOpenAtEnd: 0,
-        rejectedToolInput: {},
-      };
+      d = emptyVersionDiagnostics(v);
       this.diagnostics.set(key, d);
     }
     return d;

@@ -2,29 +2,13 @@ import { closeSync, constants, lstatSync, openSync } from 'node:fs';
 import { digestLines } from './evidence-digest';
 import { childPath, fsPath } from './file-name-bytes';
 import { LineStarts, readLines } from './read-lines';
-import { type RowMeta, rowMetadata, timestampMs } from './row-metadata';
+import { emptyRowMeta, type RowMeta, rowMetadata, timestampMs } from './row-metadata';
 
 export type WindowOutcome =
   | { status: 'ok'; rows: RowMeta[]; line_count: number }
   /** The file's bytes at the finding's lines no longer hash to the indexed digest (or the file is shorter). */
   | { status: 'changed' }
   | { status: 'unreadable' };
-
-const blankRow = (line: number, type: string): RowMeta => ({
-  line,
-  type,
-  role: null,
-  blocks: [],
-  stop_reason: null,
-  is_error: false,
-  synthetic: null,
-  sub_kind: null,
-  seconds_since_previous: null,
-  output_tokens: null,
-  at_max_tokens: false,
-  sidechain: false,
-  tool_calls: [],
-});
 
 /** Opens by the path's bytes (file-name-bytes.ts), never through a link in its last component; throws when it cannot. */
 function openNoFollow(path: string): number {
@@ -64,7 +48,7 @@ export function readRowWindow(path: string, sourceLines: readonly number[], evid
           row = null;
         }
         if (line >= from) {
-          rows.push(row === undefined ? blankRow(line, 'blank') : row === null ? blankRow(line, 'unparseable') : rowMetadata(row, line, previousMs));
+          rows.push(row === undefined ? emptyRowMeta(line, 'blank') : row === null ? emptyRowMeta(line, 'unparseable') : rowMetadata(row, line, previousMs));
         }
         const ms = row ? timestampMs(row) : null;
         if (ms !== null) previousMs = ms;
@@ -108,7 +92,7 @@ export function readAllRowMetadata(path: string): RowMeta[] | null {
           row = null;
         }
         if (row === undefined) return 'continue';
-        rows.push(row === null ? blankRow(line, 'unparseable') : rowMetadata(row, line, previousMs));
+        rows.push(row === null ? emptyRowMeta(line, 'unparseable') : rowMetadata(row, line, previousMs));
         const ms = row ? timestampMs(row) : null;
         if (ms !== null) previousMs = ms;
         return 'continue';

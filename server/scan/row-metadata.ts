@@ -175,14 +175,11 @@ function syntheticOf(row: Json, message: Json | null, sub: string | null): Synth
   return null;
 }
 
-/**
- * The metadata of one row. `previousMs` is the timestamp of the previous timestamped row
- * (see timestampMs); the row's own timestamp never leaves, only the difference in seconds.
- */
-export function rowMetadata(row: unknown, line: number, previousMs: number | null): RowMeta {
-  const meta: RowMeta = {
+/** A row with nothing known about it but its line and type (blank, unparseable, or before any field is read). */
+export function emptyRowMeta(line: number, type: string): RowMeta {
+  return {
     line,
-    type: 'other',
+    type,
     role: null,
     blocks: [],
     stop_reason: null,
@@ -195,6 +192,14 @@ export function rowMetadata(row: unknown, line: number, previousMs: number | nul
     sidechain: false,
     tool_calls: [],
   };
+}
+
+/**
+ * The metadata of one row. `previousMs` is the timestamp of the previous timestamped row
+ * (see timestampMs); the row's own timestamp never leaves, only the difference in seconds.
+ */
+export function rowMetadata(row: unknown, line: number, previousMs: number | null): RowMeta {
+  const meta = emptyRowMeta(line, 'other');
   if (!isObject(row)) return meta;
   if (typeof row.type === 'string' && KNOWN_ROW_TYPES.has(row.type)) meta.type = row.type;
   meta.sidechain = row.isSidechain === true;

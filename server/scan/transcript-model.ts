@@ -80,6 +80,21 @@ export interface ToolResultFact {
 }
 
 /** Per Claude Code version, what the file's rows look like: for persistence-gap and new-format diagnostics. */
+/** A version's diagnostics before anything is counted. */
+export function emptyVersionDiagnostics(version: string | null): VersionDiagnostics {
+  return {
+    version,
+    textRows: 0,
+    toolUseRows: 0,
+    unknownRowTypes: {},
+    unknownBlockTypes: {},
+    unknownSystemSubtypes: {},
+    compactionSplits: 0,
+    callsOpenAtEnd: 0,
+    rejectedToolInput: {},
+  };
+}
+
 export interface VersionDiagnostics {
   version: string | null;
   textRows: number;
