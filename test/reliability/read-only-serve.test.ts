@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,15 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { startServer } from '../../server/serve';
 import { runCli } from '../support/run-cli';
-import { cli } from './support/spawn';
+import { READ_ONLY_FOLDER_MODE, serveCommandAsReader, startServeAsReader } from './support/read-only-server';
 
-// `serve` on an index it cannot write. As in read-only-db.test.ts, a read-only folder is only
-// read-only to someone who is not root, so when the suite runs as root the server runs as
-// `nobody` (uid 65534) against a root-owned 0755 folder: the operating system refuses every
-// write, nothing is simulated. Otherwise it runs as the current user against a chmod 555 folder.
-const asRoot = process.getuid?.() === 0;
-const reader = asRoot ? { uid: 65534, gid: 65534 } : undefined;
-
+// `serve` on an index it cannot write, run as a user the operating system stops from writing
+// (support/read-only-server.ts: `nobody` on a root-owned 0755 folder when the suite runs as root).
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-roserve-'));
 chmodSync(tmp, 0o755); // mkdtemp makes it 0700: the reader must be able to enter it
 afterAll(() => {
@@ -56,17 +50,6 @@ function stateOf(dir: string, db: string) {
     fileMtime: statSync(db).mtimeMs,
     sha256: createHash('sha256').update(readFileSync(db)).digest('hex'),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 interface Answer {
@@ -112,18 +95,11 @@ function call(port: number, method: string, path: string, options: { body?: unkn
   });
 }
 
-/** `serve` as the reader, on a free port; resolves once it prints its token. */
-async function serveAsReader(args: string[]) {
-  const port = await freePort();
-  const child = cli(['serve', '--no-build', '--port', String(port), ...args], { as: reader, cwd: tmp, env: { HOME: tmp } });
-  await child.waitFor('API token');
-  const token = /\(header x-tcf-token\): (\S+)/.exec(child.stdout())![1]!;
-  return { child, port, token };
-}
+const serveAsReader = (args: string[]) => startServeAsReader(tmp, args);
 
 /** `serve` as the reader when it must refuse to start: its exit code and output. */
-async function refusedAsReader(args: string[]) {
-  const child = cli(['serve', '--no-build', '--port', String(await freePort()), ...args], { as: reader, cwd: tmp, env: { HOME: tmp } });
+async function refusedAsReader(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const { child } = await serveCommandAsReader(tmp, args, env);
   const status = await child.exit;
   return { status, stdout: child.stdout(), stderr: child.stderr() };
 }
@@ -155,7 +131,7 @@ describe('serve on an index this user cannot write', () => {
     const copy = join(tmp, 'copy');
     mkdirSync(copy);
     copyFileSync(ro.db, join(copy, 'index.db'));
-    chmodSync(ro.dir, asRoot ? 0o755 : 0o555); // root owns it: nobody cannot write it
+    chmodSync(ro.dir, READ_ONLY_FOLDER_MODE); // root owns it: nobody cannot write it
     const before = stateOf(ro.dir, ro.db);
 
     const writable = await startServer({ db: join(copy, 'index.db'), port: 0, webRoot: null, log: () => {}, watch: false });
@@ -252,7 +228,7 @@ describe('serve on an index this user cannot write', () => {
 
   it('what would write is refused before anything is opened, in one line: folders to index, the demo, a missing index', async () => {
     const { dir, db } = makeIndex('ro-refusals');
-    chmodSync(dir, asRoot ? 0o755 : 0o555);
+    chmodSync(dir, READ_ONLY_FOLDER_MODE);
     const before = stateOf(dir, db);
     const withDirs = await refusedAsReader(['--db', db, extra]);
     expect(withDirs.status).toBe(2);
@@ -266,14 +242,10 @@ describe('serve on an index this user cannot write', () => {
     // the nearest one that does cannot be written.
     const xdg = join(tmp, 'xdg');
     mkdirSync(xdg);
-    chmodSync(xdg, asRoot ? 0o755 : 0o555);
-    const demo = cli(['serve', '--no-build', '--demo', '--port', String(await freePort())], {
-      as: reader,
-      cwd: tmp,
-      env: { HOME: tmp, XDG_DATA_HOME: xdg, TCF_DB: '' },
-    });
-    expect(await demo.exit).toBe(2);
-    expect(demo.stderr()).toMatch(/^error: the demo database cannot be written \(this user cannot write the database's folder\)/);
+    chmodSync(xdg, READ_ONLY_FOLDER_MODE);
+    const demo = await refusedAsReader(['--demo'], { XDG_DATA_HOME: xdg, TCF_DB: '' });
+    expect(demo.status).toBe(2);
+    expect(demo.stderr).toMatch(/^error: the demo database cannot be written \(this user cannot write the database's folder\)/);
     expect(readdirSync(xdg)).toEqual([]);
     expect(stateOf(dir, db)).toEqual(before);
   });
@@ -288,7 +260,7 @@ describe('serve on an index this user cannot write', () => {
     copyFileSync(db, join(copy, 'index.db'));
     copyFileSync(`${db}-wal`, join(copy, 'index.db-wal'));
     writer.close();
-    chmodSync(copy, asRoot ? 0o755 : 0o555);
+    chmodSync(copy, READ_ONLY_FOLDER_MODE);
     const run = await refusedAsReader(['--db', join(copy, 'index.db')]);
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
