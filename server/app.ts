@@ -18,7 +18,7 @@ import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
 import { indexRunRoutes } from './routes/index-runs';
 import { modelRoutes } from './routes/models';
-import { readOnlyGuard } from './routes/read-only-guard';
+import { readOnlyGuard, snapshotGuard } from './routes/read-only-guard';
 import { regressionRoutes } from './routes/regressions';
 import { allowedHost, requestGuard, SECURITY_HEADERS } from './routes/request-guard';
 import { responseCache } from './routes/response-cache';
@@ -49,6 +49,8 @@ export interface AppOptions {
   progressIntervalMs?: number;
   /** The index was opened read-only, and why: every state change answers 409 `read_only` (null or absent: writable). */
   readOnly?: ReadOnlyReason | null;
+  /** For an index opened as an immutable snapshot: has another process written it since (then API answers are refused). */
+  snapshotChanged?: () => boolean;
 }
 
 /** Public codes for a folder that cannot be added (the store's names, in the API's vocabulary where they differ). */
@@ -169,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // After helmet, so refusals carry the security headers too.
   app.addHook('onRequest', requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
   if (ctx.readOnly) app.addHook('onRequest', readOnlyGuard(ctx.readOnly));
+  if (options.snapshotChanged) app.addHook('onRequest', snapshotGuard(options.snapshotChanged));
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`),

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ReadOnlyReason } from '../shared/read-only';
 
@@ -26,4 +26,34 @@ export function databaseWriteProblem(path: string): WriteProblem | null {
   while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
   // The folder first: when neither can be written, it is the folder that stops SQLite from even making its side files.
   return writeProblem(folder, 'folder_not_writable') ?? (existsSync(abs) ? writeProblem(abs, 'file_not_writable') : null);
+}
+
+function identity(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}
+
+function walBytes(path: string): number {
+  try {
+    return statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * For an index about to be opened as an immutable snapshot: a check of whether another process
+ * has written it since (the file replaced, resized or touched, or a -wal holding changes: a
+ * writer commits there first). Its state is taken now, before opening, so a change in between
+ * counts as a change. Once true, always true.
+ */
+export function snapshotChangeCheck(path: string): () => boolean {
+  const abs = resolve(path);
+  const opened = identity(abs);
+  let changed = false;
+  return () => (changed ||= walBytes(abs) > 0 || identity(abs) !== opened);
 }

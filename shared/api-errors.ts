@@ -36,6 +36,11 @@ export const API_ERRORS = {
   rate_limited: { status: 429, meaning: 'too many index runs started in a minute' },
   headers_too_large: { status: 431, meaning: 'the request headers are too large' },
   internal: { status: 500, meaning: 'an unexpected server error (details are never sent; stderr names its kind)' },
+  index_changed: {
+    status: 503,
+    meaning:
+      'another process changed a read-only index after the server opened it as a snapshot (a folder it cannot write): start `serve` again; `/api/health` still answers',
+  },
   disk_full: { status: 503, meaning: 'the disk holding the index database is full' },
   corrupt: { status: 503, meaning: 'the index database is damaged or is not one' },
   busy: { status: 503, meaning: 'another process held the index database locked for too long' },

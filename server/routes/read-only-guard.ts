@@ -19,3 +19,22 @@ export function readOnlyGuard(reason: ReadOnlyReason) {
     throw new HttpError(409, 'read_only', message);
   };
 }
+
+/**
+ * An index opened as an immutable snapshot (a folder this user cannot write, with no side files)
+ * is read as it was: SQLite takes no locks and reads no -wal. If another process (the owner)
+ * writes it afterwards, the snapshot can no longer be trusted (stale, and a checkpoint rewrites
+ * its pages under it), so every API answer but health is refused with 503 `index_changed` until
+ * `serve` is started again, instead of figures that may be stale or torn. `changed` is asked per
+ * request (a few stat calls) and stays true once true.
+ */
+export function snapshotGuard(changed: () => boolean) {
+  return async (request: FastifyRequest) => {
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/health') || !changed()) return;
+    throw new HttpError(
+      503,
+      'index_changed',
+      'another process changed the index after this read-only dashboard opened it, so what it read can no longer be trusted: start `serve` again to read the new state',
+    );
+  };
+}

@@ -208,6 +208,30 @@ describe('serve on an index this user cannot write', () => {
     expect(stateOf(ro.dir, ro.db)).toEqual(before);
   });
 
+  it('once the owner writes the index it read as a snapshot, it refuses to answer rather than show stale or torn figures', async () => {
+    const { dir, db } = makeIndex('ro-owner-writes');
+    chmodSync(dir, READ_ONLY_FOLDER_MODE);
+    const server = await serveAsReader(['--db', db]);
+    try {
+      expect((await call(server.port, 'GET', '/api/summary')).status).toBe(200);
+      // The owner (who can write the folder) indexes another folder into it meanwhile.
+      chmodSync(dir, 0o755);
+      expect([0, 2]).toContain(runCli(['index', extra, '--db', db]).status);
+      chmodSync(dir, READ_ONLY_FOLDER_MODE);
+      for (const path of ['/api/summary', '/api/folders', '/api/findings?limit=5']) {
+        const refused = await call(server.port, 'GET', path);
+        expect(refused.status, path).toBe(503);
+        expect(refused.json.error.code, path).toBe('index_changed');
+      }
+      // The page can still load and say what it is.
+      expect((await call(server.port, 'GET', '/api/health')).json).toMatchObject({ read_only: true });
+    } finally {
+      server.child.proc.kill('SIGTERM');
+    }
+    expect(await server.child.exit).toBe(0);
+    expect(server.child.stderr()).toBe('');
+  });
+
   it('a database file this user cannot write, in a folder it can: read-only, and says why', async () => {
     const { dir, db } = makeIndex('ro-file');
     chmodSync(dir, 0o777);
