@@ -31,7 +31,7 @@ export function databaseWriteProblem(path: string): WriteProblem | null {
 function identity(path: string): string {
   try {
     const s = statSync(path);
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}`;
   } catch {
     return 'gone';
   }
@@ -47,7 +47,7 @@ function walBytes(path: string): number {
 
 /**
  * For an index about to be opened as an immutable snapshot: a check of whether another process
- * has written it since (the file replaced, resized or touched, or a -wal holding changes: a
+ * has written it since (the file replaced, resized or modified, or a -wal holding changes: a
  * writer commits there first). Its state is taken now, before opening, so a change in between
  * counts as a change. Once true, always true.
  */

@@ -86,7 +86,11 @@ export function FoldersPage() {
           <Skeleton height={120} />
         ) : folders.data.rows.length === 0 ? (
           <EmptyState title="No folders yet">
-            <p>Add a folder above{health.data?.demo ? '' : ', or restart with npm start -- --demo to explore generated demo data'}.</p>
+            <p>
+              {readOnly
+                ? 'This read-only index holds no folders; nothing can be added to it here.'
+                : `Add a folder above${health.data?.demo ? '' : ', or restart with npm start -- --demo to explore generated demo data'}.`}
+            </p>
           </EmptyState>
         ) : (
           <div className="table-scroll">
