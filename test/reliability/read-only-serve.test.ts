@@ -148,6 +148,7 @@ describe('serve on an index this user cannot write', () => {
       for (const path of COMPARED) {
         const [a, b] = [await call(server.port, 'GET', path), await call(writable.port, 'GET', path)];
         expect(a.status, path).toBe(200);
+        expect(a.body, path).not.toContain('ROSERVECANARY');
         if (path.startsWith('/api/export')) {
           // Stamped with the time it was made; everything else is the same document.
           expect(a.json.generated_at).toEqual(expect.any(String));
@@ -205,6 +206,9 @@ describe('serve on an index this user cannot write', () => {
     // It stops cleanly, and leaves the folder exactly as it was.
     expect(await server.child.exit).toBe(0);
     expect(server.child.stderr()).toBe('');
+    // What it printed names no path and no payload.
+    expect(server.child.stdout()).not.toContain(tmp);
+    expect(server.child.stdout()).not.toContain('ROSERVECANARY');
     expect(stateOf(ro.dir, ro.db)).toEqual(before);
   });
 
