@@ -49,8 +49,8 @@ export interface AppOptions {
   progressIntervalMs?: number;
   /** The index was opened read-only, and why: every state change answers 409 `read_only` (null or absent: writable). */
   readOnly?: ReadOnlyReason | null;
-  /** For an index opened as an immutable snapshot: has another process written it since (then API answers are refused). */
-  snapshotChanged?: () => boolean;
+  /** For an index opened as an immutable snapshot: the connection to read now (reopened after another process wrote it), or null while it is being written. */
+  currentDb?: () => Db | null;
 }
 
 /** Public codes for a folder that cannot be added (the store's names, in the API's vocabulary where they differ). */
@@ -171,7 +171,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // After helmet, so refusals carry the security headers too.
   app.addHook('onRequest', requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
   if (ctx.readOnly) app.addHook('onRequest', readOnlyGuard(ctx.readOnly));
-  if (options.snapshotChanged) app.addHook('onRequest', snapshotGuard(options.snapshotChanged));
+  if (options.currentDb) app.addHook('onRequest', snapshotGuard(ctx, options.currentDb));
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`),
@@ -201,7 +201,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   // Which answers are kept is declared by each route (`config: { cache: true }`), read by these hooks.
-  const cache = responseCache(options.db);
+  const cache = responseCache(() => ctx.db);
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
   // API data can change with any index run: never stored by the browser or a proxy.

@@ -9,7 +9,7 @@ import { indexDatabase } from './index-database';
 import { RootWatcher } from './live/watch-roots';
 import { projectRoot } from './project-root';
 import { ServeError } from './serve-error';
-import { databaseWriteProblem, snapshotChangeCheck } from './serve-read-only';
+import { databaseWriteProblem, followReadOnlyIndex } from './serve-read-only';
 import { type Db, openDatabase, openDatabaseQueryOnly, openDatabaseReadOnly } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
 import { sqliteIndexStore } from './store/index-store';
@@ -79,7 +79,7 @@ export async function startServer(options: ServeOptions) {
     throw new ServeError('binding to a non-loopback address exposes your index to the network; add --allow-remote if you mean it');
   }
   if (!isLoopback(host)) log(`WARNING: listening on ${host}, reachable from other machines. Anyone who can reach it can read your index's metadata.`);
-  const { db, readOnly, snapshotChanged } = openForServing(options.db ?? (options.demo ? demoDbPath() : defaultDbPath()), options);
+  const { db, readOnly, followed } = openForServing(options.db ?? (options.demo ? demoDbPath() : defaultDbPath()), options);
   if (readOnly) log(`Read-only index (${READ_ONLY_REASONS[readOnly]}): ${READ_ONLY_OFF}, and folders are not watched.`);
   if (options.demo) {
     // The demo database holds the bundled corpus only (another checkout may have left its own copy).
@@ -112,7 +112,7 @@ export async function startServer(options: ServeOptions) {
     progressIntervalMs: options.progressIntervalMs,
     indexRuns,
     readOnly,
-    snapshotChanged,
+    currentDb: followed?.current,
   });
   if (watcher) {
     // A folder added or removed on the page is watched, or no longer, at once.
@@ -134,7 +134,8 @@ export async function startServer(options: ServeOptions) {
   const close = async () => {
     await watcher?.close();
     await app.close();
-    db.close();
+    if (followed) followed.close();
+    else db.close();
   };
   return { app, url, port, token, close, watcher, readOnly };
 }
@@ -145,11 +146,11 @@ export async function startServer(options: ServeOptions) {
  * corpus into its own database at every start). A read-only index must exist (nothing can make
  * one) and have this build's schema (upgrading writes). Opened read-only the way `report` opens
  * it (immutable when its folder cannot be written and no side files exist; refused with
- * `read_only` when a -wal holds changes that cannot be merged; a snapshot then refuses to answer
- * once another process writes the file, routes/read-only-guard.ts); with --read-only on a
+ * `read_only` when a -wal holds changes that cannot be merged; a snapshot is then followed, and
+ * reopened when another process has written the file: serve-read-only.ts); with --read-only on a
  * database this user could write, as a query-only handle that leaves no side files behind.
  */
-function openForServing(path: string, options: ServeOptions): { db: Db; readOnly: ReadOnlyReason | null; snapshotChanged?: () => boolean } {
+function openForServing(path: string, options: ServeOptions): { db: Db; readOnly: ReadOnlyReason | null; followed?: ReturnType<typeof followReadOnlyIndex> } {
   const problem = path === ':memory:' ? null : databaseWriteProblem(path);
   const readOnly: ReadOnlyReason | null = problem ?? (options.readOnly ? 'requested' : null);
   if (readOnly === null) return { db: openDatabase(path), readOnly };
@@ -170,8 +171,6 @@ function openForServing(path: string, options: ServeOptions): { db: Db; readOnly
     throw new ServeError(`no index database there, and a read-only one cannot be made (${why}): run \`index <dir>\` with write access first`);
   }
   if (!problem) return { db: openDatabaseQueryOnly(path), readOnly };
-  const changed = snapshotChangeCheck(path);
-  const db = openDatabaseReadOnly(path, { upgrade: false });
-  // better-sqlite3 keeps the name a database was opened by: a `file:` URI only for an immutable snapshot.
-  return { db, readOnly, snapshotChanged: db.name.startsWith('file:') ? changed : undefined };
+  const followed = followReadOnlyIndex(path, () => openDatabaseReadOnly(path, { upgrade: false }));
+  return { db: followed.first, readOnly, followed };
 }

@@ -39,7 +39,7 @@ export const API_ERRORS = {
   index_changed: {
     status: 503,
     meaning:
-      'another process changed a read-only index after the server opened it as a snapshot (a folder it cannot write): start `serve` again; `/api/health` still answers',
+      'another process is writing a read-only index the server reads as a snapshot (a folder it cannot write), and its changes are not merged yet: try again when it finishes; `/api/health` still answers',
   },
   disk_full: { status: 503, meaning: 'the disk holding the index database is full' },
   corrupt: { status: 503, meaning: 'the index database is damaged or is not one' },

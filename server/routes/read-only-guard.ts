@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { READ_ONLY_OFF, READ_ONLY_REASONS, type ReadOnlyReason } from '../../shared/read-only';
+import type { Db } from '../store/database';
 import { HttpError } from './http-error';
 
 /** Methods that only read; every other method on a route changes state. */
@@ -22,19 +23,23 @@ export function readOnlyGuard(reason: ReadOnlyReason) {
 
 /**
  * An index opened as an immutable snapshot (a folder this user cannot write, with no side files)
- * is read as it was: SQLite takes no locks and reads no -wal. If another process (the owner)
- * writes it afterwards, the snapshot can no longer be trusted (stale, and a checkpoint rewrites
- * its pages under it), so every API answer but health is refused with 503 `index_changed` until
- * `serve` is started again, instead of figures that may be stale or torn. `changed` is asked per
- * request (a few stat calls) and stays true once true.
+ * is read as it was: SQLite takes no locks and reads no -wal. `current` (serve-read-only.ts) gives
+ * the connection to read, reopened once another process has written the file and finished; while
+ * its changes are not merged yet it gives null, and every API answer but health is refused with
+ * 503 `index_changed` instead of figures that may be stale or torn. The routes read `ctx.db` per
+ * request, so they read the connection set here.
  */
-export function snapshotGuard(changed: () => boolean) {
+export function snapshotGuard(ctx: { db: Db }, current: () => Db | null) {
   return async (request: FastifyRequest) => {
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/health') || !changed()) return;
-    throw new HttpError(
-      503,
-      'index_changed',
-      'another process changed the index after this read-only dashboard opened it, so what it read can no longer be trusted: start `serve` again to read the new state',
-    );
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/health')) return;
+    const db = current();
+    if (db === null) {
+      throw new HttpError(
+        503,
+        'index_changed',
+        'another process is writing the index this read-only dashboard reads, and its changes are not merged yet: try again when it finishes',
+      );
+    }
+    ctx.db = db;
   };
 }

@@ -212,28 +212,44 @@ describe('serve on an index this user cannot write', () => {
     expect(stateOf(ro.dir, ro.db)).toEqual(before);
   });
 
-  it('once the owner writes the index it read as a snapshot, it refuses to answer rather than show stale or torn figures', async () => {
+  it('follows its owner: refuses to answer while the owner writes the snapshot it reads, then reads the new state', async () => {
     const { dir, db } = makeIndex('ro-owner-writes');
     chmodSync(dir, READ_ONLY_FOLDER_MODE);
     const server = await serveAsReader(['--db', db]);
+    const get = (path: string) => call(server.port, 'GET', path);
     try {
-      expect((await call(server.port, 'GET', '/api/summary')).status).toBe(200);
-      // The owner (who can write the folder) indexes another folder into it meanwhile.
+      const summary = (await get('/api/summary')).json;
+      expect((await get('/api/folders')).json.rows.map((r: { label: string }) => r.label)).toEqual(['projects']);
+      // The owner (who can write the folder) changes it, and has not merged the change yet: a -wal holds it.
       chmodSync(dir, 0o755);
-      expect([0, 2]).toContain(runCli(['index', extra, '--db', db]).status);
-      chmodSync(dir, READ_ONLY_FOLDER_MODE);
+      const owner = new Database(db);
+      owner.pragma('wal_autocheckpoint = 0');
+      owner.exec("UPDATE roots SET label = 'renamed'");
+      expect(statSync(`${db}-wal`).size).toBeGreaterThan(0);
       for (const path of ['/api/summary', '/api/folders', '/api/findings?limit=5']) {
-        const refused = await call(server.port, 'GET', path);
+        const refused = await get(path);
         expect(refused.status, path).toBe(503);
         expect(refused.json.error.code, path).toBe('index_changed');
       }
       // The page can still load and say what it is.
-      expect((await call(server.port, 'GET', '/api/health')).json).toMatchObject({ read_only: true });
+      expect((await get('/api/health')).json).toMatchObject({ read_only: true });
+      // Done: the change is merged into the file, and read.
+      owner.close();
+      expect(readdirSync(dir)).toEqual(['index.db']);
+      expect((await get('/api/folders')).json.rows.map((r: { label: string }) => r.label)).toEqual(['renamed']);
+      // An index run by the owner meanwhile: the new folder and figures are read, never a cached answer of the old file.
+      expect([0, 2]).toContain(runCli(['index', extra, '--db', db]).status);
+      chmodSync(dir, READ_ONLY_FOLDER_MODE);
+      expect((await get('/api/folders')).json.rows).toHaveLength(2);
+      const after = await get('/api/summary');
+      expect(after.status).toBe(200);
+      expect(after.json.files_ok).toBeGreaterThan(summary.files_ok);
     } finally {
       server.child.proc.kill('SIGTERM');
     }
     expect(await server.child.exit).toBe(0);
     expect(server.child.stderr()).toBe('');
+    expect(readdirSync(dir)).toEqual(['index.db']);
   });
 
   it('a database file this user cannot write, in a folder it can: read-only, and says why', async () => {
