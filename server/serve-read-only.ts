@@ -40,7 +40,8 @@ function identity(path: string): string {
 
 function walBytes(path: string): number {
   try {
-    return statSync(`${path}-wal`).size;
+    // Usually absent: no exception for that (it is asked on every request of a snapshot).
+    return statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0;
   } catch {
     return 0;
   }
