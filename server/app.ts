@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyReply } from 'fastify';
 import { API_ERRORS, type ApiErrorCode, errorBody } from '../shared/api-errors';
+import type { ReadOnlyReason } from '../shared/read-only';
 import { IndexRunner } from './index/index-runner';
 import { compareRoutes } from './routes/compare';
 import { diagnosticRoutes } from './routes/diagnostics';
@@ -17,6 +18,7 @@ import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
 import { indexRunRoutes } from './routes/index-runs';
 import { modelRoutes } from './routes/models';
+import { readOnlyGuard, snapshotGuard } from './routes/read-only-guard';
 import { regressionRoutes } from './routes/regressions';
 import { allowedHost, requestGuard, SECURITY_HEADERS } from './routes/request-guard';
 import { responseCache } from './routes/response-cache';
@@ -45,6 +47,10 @@ export interface AppOptions {
   analyser?: 'auto' | 'workers' | 'inline';
   /** Least time between two index run progress events (default 100 ms). */
   progressIntervalMs?: number;
+  /** The index was opened read-only, and why: every state change answers 409 `read_only` (null or absent: writable). */
+  readOnly?: ReadOnlyReason | null;
+  /** For an index opened as an immutable snapshot: the connection to read now (reopened after another process wrote it), or null while it is being written. */
+  currentDb?: () => Db | null;
 }
 
 /** Public codes for a folder that cannot be added (the store's names, in the API's vocabulary where they differ). */
@@ -140,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     indexRuns: options.indexRuns ?? new IndexRunner(sqliteIndexStore(options.db), options.analyser, options.progressIntervalMs),
     demo: options.demo ?? false,
     toolVersion: options.toolVersion ?? '0.0.0',
+    readOnly: options.readOnly ?? null,
   };
 
   await app.register(helmet, {
@@ -163,6 +170,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   // After helmet, so refusals carry the security headers too.
   app.addHook('onRequest', requestGuard({ allowedHosts: options.allowedHosts, token: options.token }));
+  if (ctx.readOnly) app.addHook('onRequest', readOnlyGuard(ctx.readOnly));
+  if (options.currentDb) app.addHook('onRequest', snapshotGuard(ctx, options.currentDb));
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new HttpError(429, 'rate_limited', `too many requests; try again in ${Math.ceil(context.ttl / 1000)} s`),
@@ -192,7 +201,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   // Which answers are kept is declared by each route (`config: { cache: true }`), read by these hooks.
-  const cache = responseCache(options.db);
+  const cache = responseCache(() => ctx.db);
   app.addHook('preHandler', cache.preHandler);
   app.addHook('onSend', cache.onSend);
   // API data can change with any index run: never stored by the browser or a proxy.

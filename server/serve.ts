@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { READ_ONLY_OFF, READ_ONLY_REASONS, type ReadOnlyReason } from '../shared/read-only';
 import { buildApp } from './app';
 import { IndexRunner } from './index/index-runner';
 import { indexDatabase } from './index-database';
 import { RootWatcher } from './live/watch-roots';
 import { projectRoot } from './project-root';
 import { ServeError } from './serve-error';
-import { openDatabase } from './store/database';
+import { databaseWriteProblem, followReadOnlyIndex } from './serve-read-only';
+import { type Db, openDatabase, openDatabaseQueryOnly, openDatabaseReadOnly } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
 import { sqliteIndexStore } from './store/index-store';
 import { addRoot, removeRootsExcept } from './store/roots';
@@ -35,6 +37,11 @@ export interface ServeOptions {
   progressIntervalMs?: number;
   /** Follow every root's folder and re-index changed files as they are written (default true; `--no-watch`). */
   watch?: boolean;
+  /**
+   * Open the index without writing it (`--read-only`): browse only. Also chosen, whatever this says,
+   * when the database file or its folder cannot be written.
+   */
+  readOnly?: boolean;
 }
 
 export function isLoopback(host: string): boolean {
@@ -72,7 +79,8 @@ export async function startServer(options: ServeOptions) {
     throw new ServeError('binding to a non-loopback address exposes your index to the network; add --allow-remote if you mean it');
   }
   if (!isLoopback(host)) log(`WARNING: listening on ${host}, reachable from other machines. Anyone who can reach it can read your index's metadata.`);
-  const db = openDatabase(options.db ?? (options.demo ? demoDbPath() : defaultDbPath()));
+  const { db, readOnly, followed } = openForServing(options.db ?? (options.demo ? demoDbPath() : defaultDbPath()), options);
+  if (readOnly) log(`Read-only index (${READ_ONLY_REASONS[readOnly]}): ${READ_ONLY_OFF}, and folders are not watched.`);
   if (options.demo) {
     // The demo database holds the bundled corpus only (another checkout may have left its own copy).
     removeRootsExcept(db, addRoot(db, DEMO_CORPUS, DEMO_LABEL).id);
@@ -83,7 +91,7 @@ export async function startServer(options: ServeOptions) {
   for (const dir of options.dirs ?? []) addRoot(db, dir);
   const indexRuns = new IndexRunner(sqliteIndexStore(db), 'auto', options.progressIntervalMs);
   // Watching starts before the first index, so nothing written meanwhile is missed; it indexes once that ends.
-  const watcher = options.watch !== false && !options.demo ? new RootWatcher(db, indexRuns) : null;
+  const watcher = options.watch !== false && !options.demo && !readOnly ? new RootWatcher(db, indexRuns) : null;
   await watcher?.start();
   if (options.dirs?.length) {
     const first = indexDatabase(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
@@ -103,6 +111,8 @@ export async function startServer(options: ServeOptions) {
     toolVersion: toolVersion(),
     progressIntervalMs: options.progressIntervalMs,
     indexRuns,
+    readOnly,
+    currentDb: followed?.current,
   });
   if (watcher) {
     // A folder added or removed on the page is watched, or no longer, at once.
@@ -124,7 +134,43 @@ export async function startServer(options: ServeOptions) {
   const close = async () => {
     await watcher?.close();
     await app.close();
-    db.close();
+    if (followed) followed.close();
+    else db.close();
   };
-  return { app, url, port, token, close, watcher };
+  return { app, url, port, token, close, watcher, readOnly };
+}
+
+/**
+ * The index, writable when it can be; else read-only, and why. What needs to write is refused
+ * before anything is opened: folders to add and index, and the demo (it indexes the bundled
+ * corpus into its own database at every start). A read-only index must exist (nothing can make
+ * one) and have this build's schema (upgrading writes). Opened read-only the way `report` opens
+ * it (immutable when its folder cannot be written and no side files exist; refused with
+ * `read_only` when a -wal holds changes that cannot be merged; a snapshot is then followed, and
+ * reopened when another process has written the file: serve-read-only.ts); with --read-only on a
+ * database this user could write, as a query-only handle that leaves no side files behind.
+ */
+function openForServing(path: string, options: ServeOptions): { db: Db; readOnly: ReadOnlyReason | null; followed?: ReturnType<typeof followReadOnlyIndex> } {
+  const problem = path === ':memory:' ? null : databaseWriteProblem(path);
+  const readOnly: ReadOnlyReason | null = problem ?? (options.readOnly ? 'requested' : null);
+  if (readOnly === null) return { db: openDatabase(path), readOnly };
+  const why = READ_ONLY_REASONS[readOnly];
+  if (options.demo) {
+    throw new ServeError(
+      readOnly === 'requested'
+        ? '--demo indexes the bundled corpus into its own database at every start, so it cannot be --read-only'
+        : `the demo database cannot be written (${why}), and --demo indexes the bundled corpus into it at every start: set XDG_DATA_HOME to a folder you can write`,
+    );
+  }
+  if (options.dirs?.length) {
+    throw new ServeError(
+      `folders to index were given, but the index is read-only (${why}): serve it without folders to browse it, or index them with write access`,
+    );
+  }
+  if (path === ':memory:' || !existsSync(resolve(path))) {
+    throw new ServeError(`no index database there, and a read-only one cannot be made (${why}): run \`index <dir>\` with write access first`);
+  }
+  if (!problem) return { db: openDatabaseQueryOnly(path), readOnly };
+  const followed = followReadOnlyIndex(path, () => openDatabaseReadOnly(path, { upgrade: false }));
+  return { db: followed.first, readOnly, followed };
 }

@@ -26,14 +26,23 @@ export const API_ERRORS = {
   no_such_session: { status: 404, meaning: 'no indexed file belongs to this session' },
   request_timeout: { status: 408, meaning: 'the request was not received in time' },
   index_running: { status: 409, meaning: 'an index run is under way (this server’s, or a CLI `index` writing the database): wait for it to end' },
+  read_only: {
+    status: 409,
+    meaning:
+      'the index is read-only: the server opened it without writing (`serve --read-only`, or its file or folder cannot be written), so adding, changing or removing a folder and starting an index run are refused; or a write found the database (or its folder) read-only',
+  },
   payload_too_large: { status: 413, meaning: 'the request body is larger than 16 KB' },
   unsupported_media_type: { status: 415, meaning: 'a request body that is not `application/json`' },
   rate_limited: { status: 429, meaning: 'too many index runs started in a minute' },
   headers_too_large: { status: 431, meaning: 'the request headers are too large' },
   internal: { status: 500, meaning: 'an unexpected server error (details are never sent; stderr names its kind)' },
+  index_changed: {
+    status: 503,
+    meaning:
+      'another process is writing a read-only index the server reads as a snapshot (a folder it cannot write), and its changes are not merged yet: try again when it finishes; `/api/health` still answers',
+  },
   disk_full: { status: 503, meaning: 'the disk holding the index database is full' },
   corrupt: { status: 503, meaning: 'the index database is damaged or is not one' },
-  read_only: { status: 503, meaning: 'the index database (or its folder) is read-only' },
   busy: { status: 503, meaning: 'another process held the index database locked for too long' },
   future_schema: { status: 503, meaning: 'the index database was written by a newer version of this tool' },
   cannot_open: { status: 503, meaning: 'the index database cannot be opened or read' },

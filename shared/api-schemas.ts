@@ -74,11 +74,23 @@ export type TimelineRow = Static<typeof TimelineRow>;
 /** The figures every rate row carries, whatever its dimension. */
 export type RateFigures = Omit<VersionRateRow, 'version'>;
 
+/** Why the server opened the index read-only (shared/read-only.ts says each in words). */
+export const ReadOnlyReason = Type.Union([
+  Type.Literal('requested'),
+  Type.Literal('read_only_file_system'),
+  Type.Literal('file_not_writable'),
+  Type.Literal('folder_not_writable'),
+]);
+
 export const HealthResponse = Type.Object({
   status: Type.Literal('ok'),
   tool_version: Type.String(),
   detector_definitions_version: Type.Integer(),
   demo: Type.Boolean(),
+  /** The server opened the index without writing it: every state change answers 409 `read_only`. */
+  read_only: Type.Boolean(),
+  /** Why (null when writable). */
+  read_only_reason: Nullable(ReadOnlyReason),
 });
 export type HealthResponse = Static<typeof HealthResponse>;
 

@@ -73,4 +73,9 @@ export const GLOSSARY: ReadonlyArray<{ term: string; meaning: string }> = [
     term: 'salvage',
     meaning: 'A folder setting: read the complete rows of a damaged file instead of failing it closed.',
   },
+  {
+    term: 'read-only index',
+    meaning:
+      'An index the dashboard opened without writing it: `serve --read-only`, or a database file or folder this user cannot write. The page says so in a banner; index runs and folder changes are refused (409 `read_only`) and no folder is watched.',
+  },
 ];

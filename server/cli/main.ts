@@ -217,8 +217,15 @@ program
   .option('--demo', 'index the bundled demo corpus into a separate demo database and serve it')
   .option('--no-build', 'serve the page as last built, without checking its sources')
   .option('--no-watch', 'do not follow the folders for changes (by default changed files are re-indexed as they are written)')
+  .option(
+    '--read-only',
+    'open the index without writing it: browse only, index runs and folder changes are off (chosen by itself when the database or its folder cannot be written)',
+  )
   .action(
-    async (dirs: string[], options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean; watch: boolean }) => {
+    async (
+      dirs: string[],
+      options: { db?: string; port: number; host: string; allowRemote?: boolean; demo?: boolean; build: boolean; watch: boolean; readOnly?: boolean },
+    ) => {
       // The server's modules (Fastify and its plugins, Vite) load only for this command, so the
       // other commands start fast.
       const { ensureWebBuild } = await import('../web-build');

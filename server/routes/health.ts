@@ -8,5 +8,7 @@ export function healthRoutes(app: App, ctx: RouteContext): void {
     tool_version: ctx.toolVersion,
     detector_definitions_version: DETECTOR_DEFINITIONS_VERSION,
     demo: ctx.demo,
+    read_only: ctx.readOnly !== null,
+    read_only_reason: ctx.readOnly,
   }));
 }

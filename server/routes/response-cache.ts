@@ -8,6 +8,10 @@ declare module 'fastify' {
   }
 }
 
+function prepareVersion(db: Db) {
+  return db.prepare<[], { v: number; c: number }>('SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c');
+}
+
 /**
  * The index is read-mostly: figures change only when an index run or a root change commits.
  * Serialized GET responses are kept per URL and tagged with the database's version — SQLite's
@@ -15,13 +19,24 @@ declare module 'fastify' {
  * connection's total_changes() (moves with our own writes) — so a cached answer is never stale.
  * A route opts in with `config: { cache: true }`; nothing else is kept.
  */
-export function responseCache(db: Db, options: { maxEntries?: number } = {}) {
+export function responseCache(db: Db | (() => Db), options: { maxEntries?: number } = {}) {
   const max = options.maxEntries ?? 500;
   const entries = new Map<string, { version: string; payload: Buffer }>();
-  const versionStatement = db.prepare<[], { v: number; c: number }>('SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c');
+  // A read-only server may reopen its index (a followed snapshot): answers kept from another connection are dropped.
+  const current = typeof db === 'function' ? db : () => db;
+  let bound: Db | null = null;
+  let generation = 0;
+  let versionStatement: ReturnType<typeof prepareVersion> | null = null;
   const version = () => {
-    const { v, c } = versionStatement.get()!;
-    return `${v}:${c}`;
+    if (current() !== bound) {
+      bound = current();
+      versionStatement = prepareVersion(bound);
+      // Two connections' versions are not comparable (a snapshot's never moves): the generation tells them apart.
+      generation++;
+      entries.clear();
+    }
+    const { v, c } = versionStatement!.get()!;
+    return `${generation}:${v}:${c}`;
   };
   const applies = (request: FastifyRequest) => request.method === 'GET' && request.routeOptions.config?.cache === true;
 

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ReadOnlyReason } from '../../shared/read-only';
 import type { IndexRunner } from '../index/index-runner';
 import type { Db } from '../store/database';
 
@@ -11,4 +12,6 @@ export interface RouteContext {
   indexRuns: IndexRunner;
   demo: boolean;
   toolVersion: string;
+  /** The index was opened read-only, and why (null: writable); state changes are refused by one hook (read-only-guard.ts). */
+  readOnly: ReadOnlyReason | null;
 }

@@ -210,7 +210,7 @@ function ensureSalt(db: Db): void {
  * with content exists but cannot be used (no `-shm` and none can be made), its changes are not yet
  * merged and cannot be read without writing: refused (`read_only`), never shown stale.
  */
-export function openDatabaseReadOnly(path: string): Db {
+export function openDatabaseReadOnly(path: string, options: { upgrade?: boolean } = {}): Db {
   const abs = resolve(path);
   let db = openForReading(abs);
   const latest = latestSchemaVersion();
@@ -225,11 +225,46 @@ export function openDatabaseReadOnly(path: string): Db {
   }
   if (version < latest) {
     db.close();
+    // `serve` on a read-only index (upgrade: false) never writes: an older index is refused.
+    if (options.upgrade === false) throw needsUpgrade(version, latest);
     openDatabase(abs).close();
     db = openForReading(abs);
   }
   db.pragma('busy_timeout = 5000');
   return db;
+}
+
+function needsUpgrade(version: number, latest: number): DatabaseError {
+  if (version === 0) return new DatabaseError('corrupt', 'the index database is not an index database (it has no schema version): use another --db');
+  return new DatabaseError(
+    'read_only',
+    `this index database has schema version ${version}, older than this build's ${latest}, and upgrading it writes it: open it once with write access (\`report\`, or \`serve\` without --read-only), then serve it read-only`,
+  );
+}
+
+/**
+ * Opens an existing index this process could write, without ever writing it (`serve --read-only`):
+ * a read-write handle with `query_only` on, so SQLite refuses every write (SQLITE_READONLY) while
+ * it still sees what another process commits. Not a read-only handle: that one creates the -wal
+ * and -shm files a WAL database needs and leaves them behind when it closes (it may not remove
+ * them); this one removes them on close, as any last connection does, so nothing is left. Never
+ * migrated (that writes): an older index is refused, as one from a newer build is.
+ */
+export function openDatabaseQueryOnly(path: string): Db {
+  let db: Db | null = null;
+  try {
+    db = new Database(resolve(path), { fileMustExist: true });
+    db.pragma('query_only = ON');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    checkNotFuture(db);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const latest = latestSchemaVersion();
+    if (version < latest) throw needsUpgrade(version, latest);
+    return db;
+  } catch (error) {
+    db?.close();
+    throw describeDatabaseError(error) ?? error;
+  }
 }
 
 function openForReading(abs: string): Db {

@@ -32,6 +32,8 @@ describe('GET endpoints return exact figures', () => {
       tool_version: '9.9.9',
       detector_definitions_version: DETECTOR_DEFINITIONS_VERSION,
       demo: false,
+      read_only: false,
+      read_only_reason: null,
     });
   });
 

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReport } from '../../server/cli/report-command';
 import type { ScanReport } from '../../server/cli/scan-command';
 import { codeRate } from '../../server/query/get-rates';
 import { FINDING_CODES } from '../../shared/finding-codes';
+import { freePort } from '../reliability/support/read-only-server';
 import { fixturesRoot } from '../support/detector-fixtures';
 import { runCli } from '../support/run-cli';
 
@@ -230,5 +232,91 @@ describe('scan over a file being written', () => {
     expect(report.summary.files_in_progress).toBe(0);
     expect(report.errors).toEqual([{ file: 'session.jsonl', line: expect.any(Number), code: 'unfinished_last_line' }]);
     expect(run.status).toBe(2);
+  });
+});
+
+describe('serve --read-only', () => {
+  const ro = join(tmp, 'ro');
+  const roDb = join(ro, 'index.db');
+  beforeAll(() => {
+    mkdirSync(ro);
+    cpSync(db, roDb);
+  });
+
+  it('is listed in serve --help', () => {
+    const run = runCli(['serve', '--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/--read-only\s+open the index without writing it/);
+  });
+
+  it('starts, says so in one line, and leaves nothing beside the database when stopped', async () => {
+    const bytes = readFileSync(roDb);
+    const port = await freePort();
+    const server = spawn(process.execPath, [join(root, 'server/cli/launch.mjs'), 'serve', '--read-only', '--no-build', '--port', String(port), '--db', roDb], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    server.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    await new Promise<void>((resolve, reject) => {
+      server.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('API token')) resolve();
+      });
+      server.on('close', () => reject(new Error(`serve exited: ${err}`)));
+    });
+    expect(out.split('\n')[0]).toBe('Read-only index (started with --read-only): index runs and folder changes are off, and folders are not watched.');
+    const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as { read_only: boolean; read_only_reason: string };
+    expect(health).toMatchObject({ read_only: true, read_only_reason: 'requested' });
+    const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(err).toBe('');
+    expect(readdirSync(ro)).toEqual(['index.db']);
+    expect(readFileSync(roDb).equals(bytes)).toBe(true);
+  });
+
+  const refusals: Array<[string, string[], Record<string, string>, RegExp]> = [
+    [
+      'with --demo',
+      ['--demo'],
+      { XDG_DATA_HOME: join(tmp, 'xdg-demo'), TCF_DB: '' },
+      /^error: --demo indexes the bundled corpus into its own database at every start, so it cannot be --read-only$/,
+    ],
+    ['with folders to index', ['--db', roDb, fixturesRoot], {}, /^error: folders to index were given, but the index is read-only \(started with --read-only\)/],
+    [
+      'on a database that does not exist',
+      ['--db', join(tmp, 'ro-missing', 'index.db')],
+      {},
+      /^error: no index database there, and a read-only one cannot be made \(started with --read-only\): run `index <dir>` with write access first$/,
+    ],
+  ];
+  it.each(refusals)('%s: refused in one line, exit 2, nothing created', (_name, args, env, message) => {
+    const run = runCli(['serve', '--read-only', '--no-build', '--port', '4319', ...args], { env });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(run.stderr.trimEnd()).toMatch(message);
+    expect(existsSync(join(tmp, 'xdg-demo'))).toBe(false);
+    expect(existsSync(join(tmp, 'ro-missing'))).toBe(false);
+    expect(readdirSync(ro)).toEqual(['index.db']);
+  });
+
+  it('an index of an older schema is refused, not upgraded (that writes)', () => {
+    const old = join(tmp, 'ro-old');
+    mkdirSync(old);
+    cpSync(db, join(old, 'index.db'));
+    const older = new Database(join(old, 'index.db'));
+    older.pragma('user_version = 1');
+    older.close();
+    const bytes = readFileSync(join(old, 'index.db'));
+    const run = runCli(['serve', '--read-only', '--no-build', '--port', '4319', '--db', join(old, 'index.db')]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(
+      /^error: this index database has schema version 1, older than this build's \d+, and upgrading it writes it: open it once with write access/,
+    );
+    expect(readFileSync(join(old, 'index.db')).equals(bytes)).toBe(true);
+    expect(readdirSync(old)).toEqual(['index.db']);
   });
 });

@@ -1,8 +1,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { IndexRunState } from '../../shared/api-schemas';
+import { type HealthResponse, type IndexRunState, ReadOnlyReason as ReadOnlyReasonSchema } from '../../shared/api-schemas';
+import { READ_ONLY_REASONS, type ReadOnlyReason } from '../../shared/read-only';
 import { ApiError } from '../../web/src/api/client';
 import { IndexRunProgress } from '../../web/src/components/IndexRunProgress';
+import { ReadOnlyBanner } from '../../web/src/components/ReadOnlyBanner';
 import { ErrorBanner, StatCard } from '../../web/src/components/ui';
 
 const state = (over: Partial<IndexRunState>): IndexRunState => ({
@@ -58,5 +60,34 @@ describe('components', () => {
     expect(html).toContain('data-testid="x"');
     expect(html).toContain('32,173');
     expect(html).toContain('since May 1');
+  });
+});
+
+describe('the read-only banner', () => {
+  const health = (over: Partial<HealthResponse>): HealthResponse => ({
+    status: 'ok',
+    tool_version: '9.9.9',
+    detector_definitions_version: 1,
+    demo: false,
+    read_only: false,
+    read_only_reason: null,
+    ...over,
+  });
+
+  it('is shown only on a read-only index, with why', () => {
+    expect(renderToStaticMarkup(<ReadOnlyBanner health={health({})} />)).toBe('');
+    expect(renderToStaticMarkup(<ReadOnlyBanner health={undefined} />)).toBe('');
+    const html = renderToStaticMarkup(<ReadOnlyBanner health={health({ read_only: true, read_only_reason: 'read_only_file_system' })} />);
+    expect(html).toContain('role="status"');
+    expect(html.replace(/<[^>]+>/g, '')).toBe('Read-only index — index runs and folder changes are off (its file system is mounted read-only).');
+  });
+
+  it('names every reason the API can send, in words', () => {
+    const schemaReasons = (ReadOnlyReasonSchema as unknown as { anyOf: Array<{ const: string }> }).anyOf.map((s) => s.const);
+    expect(schemaReasons.sort()).toEqual(Object.keys(READ_ONLY_REASONS).sort());
+    for (const reason of schemaReasons) {
+      const html = renderToStaticMarkup(<ReadOnlyBanner health={health({ read_only: true, read_only_reason: reason as ReadOnlyReason })} />);
+      expect(html).toContain(READ_ONLY_REASONS[reason as ReadOnlyReason].replace("'", '&#x27;'));
+    }
   });
 });

@@ -13,7 +13,7 @@ describe('one vocabulary, written down once', () => {
     const start = readme.indexOf('\n## Glossary\n');
     expect(start).toBeGreaterThan(-1);
     const section = readme.slice(start + 1).split('\n## ')[0]!;
-    const entries = [...section.matchAll(/^- \*\*([a-z ]+)\*\*: (.+)$/gm)].map((m) => ({ term: m[1]!, meaning: m[2]! }));
+    const entries = [...section.matchAll(/^- \*\*([a-z -]+)\*\*: (.+)$/gm)].map((m) => ({ term: m[1]!, meaning: m[2]! }));
     expect(entries).toEqual(GLOSSARY.map(({ term, meaning }) => ({ term, meaning })));
   });
 

@@ -49,9 +49,16 @@ function track(proc: ChildProcess): Child {
   };
 }
 
-/** The CLI as a user runs it, asynchronously (so several can run at once). */
-export function cli(args: string[]): Child {
-  return track(spawn(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }));
+/** The CLI as a user runs it, asynchronously (so several can run at once); `as` runs it as another user (uid and gid, from root). */
+export function cli(args: string[], options: { as?: { uid: number; gid: number }; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Child {
+  return track(
+    spawn(process.execPath, [join(root, 'server/cli/launch.mjs'), ...args], {
+      cwd: options.cwd ?? root,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...options.as,
+    }),
+  );
 }
 
 /** A TypeScript script of test/reliability/support, through tsx. */

@@ -5,6 +5,7 @@ import { useIndexRunEvents } from '../api/index-run-events';
 import { useHealth, useIndexRunState } from '../api/queries';
 import { IndexRunProgress } from '../components/IndexRunProgress';
 import { LiveNotice } from '../components/LiveNotice';
+import { ReadOnlyBanner } from '../components/ReadOnlyBanner';
 import { Skeleton } from '../components/ui';
 import { OverviewPage } from '../pages/OverviewPage';
 
@@ -58,6 +59,7 @@ function Shell() {
           ))}
         </nav>
       </header>
+      <ReadOnlyBanner health={health.data} />
       {indexRun.data?.state === 'running' && (
         <div className="topbar-progress">
           <IndexRunProgress state={indexRun.data} />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAddFolder, useFolders, useHealth, useIndexRunState, useRemoveFolder, useSetFolderSalvage, useStartIndexRun } from '../api/queries';
 import { IndexRunProgress } from '../components/IndexRunProgress';
+import { READ_ONLY_TITLE } from '../components/ReadOnlyBanner';
 import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
 import { formatCount, formatTimestamp } from '../lib/format';
 
@@ -16,6 +17,9 @@ export function FoldersPage() {
   const [path, setPath] = useState('');
   const [label, setLabel] = useState('');
   const running = indexRun.data?.state === 'running';
+  // A read-only index (the banner says why): every control that would write is off, and says so.
+  const readOnly = health.data?.read_only === true;
+  const offTitle = readOnly ? READ_ONLY_TITLE : undefined;
 
   return (
     <div className="page">
@@ -59,7 +63,7 @@ export function FoldersPage() {
             Label (shown instead of the path)
             <input name="label" value={label} onChange={(e) => setLabel(e.target.value)} placeholder="optional" maxLength={80} />
           </label>
-          <button type="submit" disabled={add.isPending}>
+          <button type="submit" disabled={readOnly || add.isPending} title={offTitle}>
             Add folder
           </button>
         </form>
@@ -67,7 +71,12 @@ export function FoldersPage() {
       <Section
         title="Folders"
         actions={
-          <button type="button" disabled={running || !folders.data?.rows.length || start.isPending} onClick={() => start.mutate(undefined)}>
+          <button
+            type="button"
+            disabled={readOnly || running || !folders.data?.rows.length || start.isPending}
+            title={offTitle}
+            onClick={() => start.mutate(undefined)}
+          >
             {running ? 'Indexing…' : 'Index all'}
           </button>
         }
@@ -77,7 +86,11 @@ export function FoldersPage() {
           <Skeleton height={120} />
         ) : folders.data.rows.length === 0 ? (
           <EmptyState title="No folders yet">
-            <p>Add a folder above{health.data?.demo ? '' : ', or restart with npm start -- --demo to explore generated demo data'}.</p>
+            <p>
+              {readOnly
+                ? 'This read-only index holds no folders; nothing can be added to it here.'
+                : `Add a folder above${health.data?.demo ? '' : ', or restart with npm start -- --demo to explore generated demo data'}.`}
+            </p>
           </EmptyState>
         ) : (
           <div className="table-scroll">
@@ -113,18 +126,20 @@ export function FoldersPage() {
                         aria-label={`Salvage damaged files in ${r.label}`}
                         data-testid={`salvage-${r.id}`}
                         checked={r.salvage}
-                        disabled={running || salvage.isPending}
+                        disabled={readOnly || running || salvage.isPending}
+                        title={offTitle}
                         onChange={(e) => salvage.mutate({ id: r.id, salvage: e.target.checked })}
                       />
                     </td>
                     <td className="actions">
-                      <button type="button" disabled={running} onClick={() => start.mutate(r.id)}>
+                      <button type="button" disabled={readOnly || running} title={offTitle} onClick={() => start.mutate(r.id)}>
                         Index
                       </button>
                       <button
                         type="button"
                         className="danger"
-                        disabled={running}
+                        disabled={readOnly || running}
+                        title={offTitle}
                         onClick={() => {
                           if (window.confirm(`Remove “${r.label}” and everything indexed from it? Your files are not touched.`)) remove.mutate(r.id);
                         }}
