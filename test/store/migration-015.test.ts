@@ -133,6 +133,12 @@ async function apiAnswers(app: App): Promise<Map<string, unknown>> {
     '/api/findings?limit=500',
   ];
   for (const url of urls) out.set(url, await get(app, url));
+  // The evidence report (what `verify` checks), every file mode; only its generation time differs.
+  for (const files of ['keep', 'keep-session', 'pseudonymize', 'omit']) {
+    const report = (await get(app, `/api/export?format=json&files=${files}`)) as { generated_at?: string };
+    expect(report.generated_at).toMatch(/^\d{4}-/);
+    out.set(`/api/export?files=${files}`, { ...report, generated_at: '' });
+  }
   const findings = (out.get('/api/findings?limit=500') as { rows: Array<{ id: string }> }).rows;
   const sessions = new Set<string>();
   for (const f of findings) {
