@@ -206,6 +206,27 @@ describe('migration 015 on an existing index', () => {
     expect(dumpIndex(upgraded)).toEqual(dumpIndex(fresh));
   });
 
+  it('reads a file again when its old row held a value the compact columns cannot hold exactly', async () => {
+    const path = join(tmp, 'odd.db');
+    databaseAt014(path, fresh);
+    const raw = new Database(path);
+    const ok = raw.prepare("SELECT rel_path FROM files WHERE status = 'ok' AND last_row_at IS NOT NULL ORDER BY rel_path").pluck().all() as string[];
+    // An older build's raw timestamp text, and a session hash of another shape.
+    raw.prepare("UPDATE files SET last_row_at = 'yesterday at noon' WHERE rel_path = ?").run(ok[0]);
+    raw.prepare("UPDATE files SET session_hash = 'XYZ' WHERE rel_path = ?").run(ok[1]);
+    raw.close();
+    const db = openDatabase(path);
+    try {
+      const reread = db.prepare("SELECT rel_path FROM files WHERE fingerprint = X'' AND status = 'ok' ORDER BY rel_path").pluck().all();
+      expect(reread).toEqual([ok[0], ok[1]]);
+      const summary = await indexDatabase(db, { analyser: 'inline' });
+      expect(summary.filesChanged).toBe(2);
+      expect(dumpIndex(db)).toEqual(dumpIndex(fresh));
+    } finally {
+      db.close();
+    }
+  });
+
   it('names every session end of the shared vocabulary, so none is stored as NULL', () => {
     const names = upgraded.prepare('SELECT name FROM session_end_kinds ORDER BY name').pluck().all();
     expect(names).toEqual([...SESSION_ENDS].sort());

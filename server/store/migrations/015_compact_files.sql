@@ -28,6 +28,8 @@ ALTER TABLE files RENAME COLUMN fingerprint_bytes TO fingerprint;
 ALTER TABLE files ADD COLUMN session_hash_bytes BLOB;
 UPDATE files SET session_hash_bytes = unhex(session_hash)
   WHERE length(session_hash) = 16 AND session_hash NOT GLOB '*[^0-9a-f]*';
+-- A value the new column cannot hold exactly is not guessed: its file is read again at the next run.
+UPDATE files SET fingerprint = X'' WHERE session_hash IS NOT NULL AND session_hash_bytes IS NULL;
 ALTER TABLE files DROP COLUMN session_hash;
 ALTER TABLE files RENAME COLUMN session_hash_bytes TO session_hash;
 
@@ -37,6 +39,9 @@ ALTER TABLE files ADD COLUMN indexed_ms INTEGER NOT NULL DEFAULT 0;
 UPDATE files SET first_row_ms = CAST(round(unixepoch(first_row_at, 'subsec') * 1000) AS INTEGER),
                  indexed_ms = coalesce(CAST(round(unixepoch(indexed_at, 'subsec') * 1000) AS INTEGER), 0);
 UPDATE files SET row_span_ms = CAST(round(unixepoch(last_row_at, 'subsec') * 1000) AS INTEGER) - first_row_ms;
+-- Text that is not a time (an older build stored a row's raw timestamp: issue 13, point 5): read again.
+UPDATE files SET fingerprint = X''
+  WHERE (first_row_at IS NOT NULL AND first_row_ms IS NULL) OR (last_row_at IS NOT NULL AND row_span_ms IS NULL);
 ALTER TABLE files DROP COLUMN first_row_at;
 ALTER TABLE files DROP COLUMN last_row_at;
 ALTER TABLE files DROP COLUMN indexed_at;
