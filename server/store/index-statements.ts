@@ -82,6 +82,9 @@ export function prepareIndexStatements(db: Db) {
     filesOfRoot: db.prepare<[number], FileRow>(
       'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings FROM files WHERE root_id = ?',
     ),
+    // The whole row in one statement: the salvage label, a capture's terminal reason and the session end too (they
+    // were separate updates, and a file that later failed kept an earlier read's). The session end's class by its id
+    // in session_end_kinds (a test checks that table holds every name of shared/session-ends.ts).
     upsertFile: db.prepare<
       {
         root_id: number;
@@ -100,18 +103,26 @@ export function prepareIndexStatements(db: Db) {
         findings: number;
         indexed_ms: number;
         format: string | null;
+        salvaged: number;
+        damage: string | null;
+        terminal_reason: string | null;
+        session_end: string | null;
+        session_end_cell: number | null;
       },
       { id: number }
     >(`INSERT INTO files (root_id, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_ms,
-                          row_span_ms, session_hash, sidechain, assistant_messages, findings, indexed_ms, format)
+                          row_span_ms, session_hash, sidechain, assistant_messages, findings, indexed_ms, format, salvaged, damage,
+                          terminal_reason, session_end_kind, session_end_cell)
        VALUES (@root_id, @rel_path, @size, @mtime_ms, unhex(@fingerprint), @status, @error_code, @error_line, @first_row_ms,
-               @row_span_ms, unhex(@session_hash), @sidechain, @assistant_messages, @findings, @indexed_ms, @format)
+               @row_span_ms, unhex(@session_hash), @sidechain, @assistant_messages, @findings, @indexed_ms, @format, @salvaged, @damage,
+               @terminal_reason, (SELECT id FROM session_end_kinds WHERE name = @session_end), @session_end_cell)
        ON CONFLICT (root_id, rel_path) DO UPDATE SET
          size = excluded.size, mtime_ms = excluded.mtime_ms, fingerprint = excluded.fingerprint, status = excluded.status,
          error_code = excluded.error_code, error_line = excluded.error_line, first_row_ms = excluded.first_row_ms,
          row_span_ms = excluded.row_span_ms, session_hash = excluded.session_hash, sidechain = excluded.sidechain,
          assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_ms = excluded.indexed_ms,
-         format = excluded.format
+         format = excluded.format, salvaged = excluded.salvaged, damage = excluded.damage, terminal_reason = excluded.terminal_reason,
+         session_end_kind = excluded.session_end_kind, session_end_cell = excluded.session_end_cell
        RETURNING id`),
     deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),
     deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),
@@ -122,8 +133,6 @@ export function prepareIndexStatements(db: Db) {
                                      compaction_splits, calls_open_at_end, rejected_tool_input, unknown_system_subtypes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    // Salvage label and capture terminal reason, written after the file's row (separately, so the upsert stays as it is).
-    setFileExtras: db.prepare<[number, string | null, string | null, number]>('UPDATE files SET salvaged = ?, damage = ?, terminal_reason = ? WHERE id = ?'),
     cellId: db.prepare<[string, string, string, number], { id: number }>('SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?'),
     insertCell: db.prepare<[string, string, string, number], { id: number }>(
       'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',
@@ -149,10 +158,6 @@ export function prepareIndexStatements(db: Db) {
         VALUES (@file_id, @code, @first_line, @last_line, @source_lines, @evidence_sha256, @cell_id, @block_types,
                 @signed_thinking, @message_hash, @details)`),
     // How the session's last turn ended (migration 008); all null for failed, in-progress and capture files.
-    // The class by its id in session_end_kinds, and the version, model and day of the message judged as a cell (migration 015).
-    setSessionEnd: db.prepare<[string | null, number | null, number]>(
-      'UPDATE files SET session_end_kind = (SELECT id FROM session_end_kinds WHERE name = ?), session_end_cell = ? WHERE id = ?',
-    ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     startIndexRun: db.prepare<[number | null, string], { id: number }>(

@@ -51,6 +51,9 @@ export function dropFileRows(st: IndexStatements, fileId: number): void {
   st.deleteDiagnosticsOfFile.run(fileId);
 }
 
+/** What a failed or in-progress file has none of: salvage, a capture's terminal reason, a session end. */
+const NO_EXTRAS = { salvaged: 0, damage: null, terminal_reason: null, session_end: null, session_end_cell: null };
+
 /** A diagnostics object as JSON, or null when it is empty (migration 015: most are). */
 function jsonUnlessEmpty(counts: Record<string, number>): string | null {
   for (const _ in counts) return JSON.stringify(counts);
@@ -80,6 +83,7 @@ export function failedRow(rootId: number, relPath: string, size: number, mtimeMs
     findings: 0,
     indexed_ms: now,
     format: null,
+    ...NO_EXTRAS,
   };
 }
 
@@ -115,8 +119,6 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
     format,
   };
   let fileId: number;
-  // How the session ended; its message's version, model and day are stored as a cell (migration 015).
-  let sessionEnd: { end: string | null; cell: number | null } = { end: null, cell: null };
   if (analysis.status !== 'ok') {
     // Failed and in-progress files keep no messages and no findings: they are never counted as clean.
     const failed = analysis.status === 'failed';
@@ -131,12 +133,18 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       sidechain: 0,
       assistant_messages: 0,
       findings: 0,
+      ...NO_EXTRAS,
     })!.id;
     dropFileRows(st, fileId);
   } else {
     const { facts, messages } = analysis;
     const firstMs = timestampMs(safeTimestamp(facts.firstTimestamp));
     const lastMs = timestampMs(safeTimestamp(facts.lastTimestamp));
+    const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
+    const cells = new Map<string, number>();
+    // How the session ended; its message's version, model and day are stored as a cell (migration 015).
+    const end = facts.sessionEnd;
+    const endCell = end ? cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain }) : null;
     fileId = st.upsertFile.get({
       ...base,
       status: 'ok',
@@ -148,6 +156,11 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       sidechain: facts.sidechain ? 1 : 0,
       assistant_messages: messages.hash.length - messages.synthetic.reduce((n, x) => n + x, 0),
       findings: analysis.findings.length,
+      salvaged: damage === null ? 0 : 1,
+      damage,
+      terminal_reason: analysis.terminalReason ?? null,
+      session_end: end?.end ?? null,
+      session_end_cell: endCell,
     })!.id;
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
@@ -164,12 +177,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
         jsonUnlessEmpty(d.unknownSystemSubtypes),
       );
     }
-    const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
-    st.setFileExtras.run(damage === null ? 0 : 1, damage, analysis.terminalReason ?? null, fileId);
-    const cells = new Map<string, number>();
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
-    const end = facts.sessionEnd;
-    if (end) sessionEnd = { end: end.end, cell: cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain }) };
     const capture = messages.capture ? 1 : 0;
     for (let i = 0; i < messages.hash.length; i++) {
       st.insertMessage.run(
@@ -198,7 +206,6 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       });
     }
   }
-  st.setSessionEnd.run(sessionEnd.end, sessionEnd.cell, fileId);
   markChanged(st);
   return true;
 }
