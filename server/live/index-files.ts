@@ -93,7 +93,6 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
   const live = prepareLiveStatements(db);
   const known = new Map(st.filesOfRoot.all(root.id).map((f) => [f.rel_path, f]));
   const update: FilesUpdate = { filesChanged: 0, filesRemoved: 0, findingsAdded: 0, findingsRemoved: 0, newFindings: [], stillWriting: [] };
-  const now = () => new Date().toISOString();
 
   for (const relPath of new Set(relPaths)) {
     if (options.shouldStop?.()) break;
@@ -123,7 +122,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     if (state.kind === 'unreadable' || fingerprint === '') {
       db.transaction(() => {
         if (old) dropFileRows(st, old.id);
-        st.upsertFile.run(failedRow(root.id, relPath, 0, 0, '', 'unreadable', null, now()));
+        st.upsertFile.run(failedRow(root.id, relPath, 0, 0, '', 'unreadable', null, Date.now()));
         markChanged(st);
       }).immediate();
       update.filesChanged++;

@@ -15,7 +15,7 @@ interface DetailRow extends FindingRow {
 
 const COLUMNS = `fi.id, fi.code, f.root_id, r.label AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines,
   fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details,
-  fi.file_id, r.path AS root_path, f.session_hash`;
+  fi.file_id, r.path AS root_path, lower(hex(f.session_hash)) AS session_hash`;
 const FROM = 'findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id = f.root_id JOIN cells c ON c.id = fi.cell_id';
 
 function prepare(db: Db) {
@@ -25,7 +25,7 @@ function prepare(db: Db) {
       SELECT ${COLUMNS}, fi.message_hash = (SELECT message_hash FROM findings WHERE id = @id) AS same_message
       FROM ${FROM} WHERE fi.file_id = @file_id AND fi.id <> @id ORDER BY fi.first_line, fi.code`),
     sameSession: db.prepare<{ session_hash: string; id: number }, DetailRow>(`
-      SELECT ${COLUMNS} FROM ${FROM} WHERE f.session_hash = @session_hash AND fi.id <> @id ORDER BY f.rel_path, fi.first_line, fi.code LIMIT 500`),
+      SELECT ${COLUMNS} FROM ${FROM} WHERE f.session_hash = unhex(@session_hash) AND fi.id <> @id ORDER BY f.rel_path, fi.first_line, fi.code LIMIT 500`),
   };
 }
 

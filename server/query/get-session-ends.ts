@@ -10,13 +10,14 @@ const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {
   const statement = (column: string) =>
     db.prepare<{ roots: string | null; sidechain: number | null }, { key: string | null; end: SessionEnd; n: number }>(`
-      SELECT ${column} AS key, session_end AS end, count(*) AS n
-      FROM files
-      WHERE status = 'ok' AND session_end IS NOT NULL
-        AND (@roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots)))
-        AND (@sidechain IS NULL OR sidechain = @sidechain)
+      SELECT c.${column} AS key, k.name AS end, count(*) AS n
+      FROM files f JOIN session_end_kinds k ON k.id = f.session_end_kind LEFT JOIN cells c ON c.id = f.session_end_cell
+      WHERE f.status = 'ok'
+        AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))
+        AND (@sidechain IS NULL OR f.sidechain = @sidechain)
       GROUP BY 1, 2`);
-  return { version: statement('session_end_version'), model: statement('session_end_model'), day: statement('session_end_day') };
+  // The class is named in session_end_kinds, the judged message's version, model and day are its cell's (migration 015).
+  return { version: statement('version'), model: statement('model'), day: statement('day') };
 }
 
 /** How sessions end, per version (ordered as versions are), model or day. */

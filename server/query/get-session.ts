@@ -12,16 +12,20 @@ interface FileRow {
   file: string;
   sidechain: number;
   assistant_messages: number;
-  first_row_at: string | null;
-  last_row_at: string | null;
+  /** UTC milliseconds (migration 015). */
+  first_row_ms: number | null;
+  /** first_row_ms + row_span_ms. */
+  last_row_ms: number | null;
 }
 
 function prepare(db: Db) {
   return {
+    // The session hash is stored as its 8 bytes (migration 015); the route accepts only 16 lowercase hex characters.
     files: db.prepare<{ session_hash: string }, FileRow>(`
-      SELECT f.id, f.root_id, r.path AS root_path, f.rel_path AS file, f.sidechain, f.assistant_messages, f.first_row_at, f.last_row_at
+      SELECT f.id, f.root_id, r.path AS root_path, f.rel_path AS file, f.sidechain, f.assistant_messages, f.first_row_ms,
+             f.first_row_ms + f.row_span_ms AS last_row_ms
       FROM files f JOIN roots r ON r.id = f.root_id
-      WHERE f.session_hash = @session_hash AND f.status = 'ok' ORDER BY f.sidechain, f.first_row_at, f.rel_path`),
+      WHERE f.session_hash = unhex(@session_hash) AND f.status = 'ok' ORDER BY f.sidechain, f.first_row_ms IS NULL, f.first_row_ms, f.rel_path`),
     findings: db.prepare<{ file_id: number }, FindingRow>(`
       SELECT fi.id, fi.code, f.root_id, '' AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines, fi.evidence_sha256,
              '' AS day, '' AS version, '' AS model, fi.block_types, fi.signed_thinking, 0 AS sidechain, fi.counted, fi.details
@@ -56,7 +60,7 @@ function countsOf(rows: RowMeta[]) {
   return { calls, errors, compactions, marks };
 }
 
-const ms = (t: string | null) => (t ? Date.parse(t) : Number.NaN);
+const ms = (t: number | null) => t ?? Number.NaN;
 
 /**
  * A session (files sharing one session hash: the main transcript and its subagents) on a time
@@ -72,8 +76,8 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
     const path = pathUnderRoot(f.root_path, f.file);
     const rows = path ? readAllRowMetadata(path) : null;
     const counts = rows ? countsOf(rows) : { calls: 0, errors: 0, compactions: 0, marks: [] };
-    const start = ms(f.first_row_at);
-    const end = ms(f.last_row_at);
+    const start = ms(f.first_row_ms);
+    const end = ms(f.last_row_ms);
     return {
       file: f.file,
       sidechain: f.sidechain === 1,
@@ -85,9 +89,7 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
       findings: st.findings.all({ file_id: f.id }).map(linkOf),
     };
   });
-  const days = files
-    .flatMap((f) => [f.first_row_at, f.last_row_at])
-    .flatMap((t) => (t && /^\d{4}-\d{2}-\d{2}T/.test(t) && Number.isFinite(ms(t)) ? [new Date(ms(t)).toISOString().slice(0, 10)] : []));
+  const days = files.flatMap((f) => [f.first_row_ms, f.last_row_ms]).flatMap((t) => (t === null ? [] : [new Date(t).toISOString().slice(0, 10)]));
   days.sort();
   const total = (k: 'turns' | 'calls' | 'errors' | 'compactions') => out.reduce((a, f) => a + f[k], 0);
   return {

@@ -6,10 +6,11 @@ import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './
 
 function prepare(db: Db) {
   return {
+    // A transcript's format is stored as NULL (migration 015).
     formats: db.prepare<{ roots: string | null }, { format: string; n: number }>(`
-      SELECT format, count(*) AS n FROM files
+      SELECT coalesce(format, 'transcript') AS format, count(*) AS n FROM files
       WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))
-      GROUP BY format`),
+      GROUP BY 1`),
     files: db.prepare<{ roots: string | null }, { status: string; n: number }>(`
       SELECT status, count(*) AS n FROM files
       WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))

@@ -7,14 +7,16 @@ const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 function prepare(db: Db) {
   return db.prepare<
     { roots: string | null },
-    { version: string; text_rows: number; tool_use_rows: number; unknown_row_types: string; unknown_block_types: string }
+    { version: string; text_rows: number; tool_use_rows: number; unknown_row_types: string | null; unknown_block_types: string | null }
   >(`
     SELECT d.version, d.text_rows, d.tool_use_rows, d.unknown_row_types, d.unknown_block_types
     FROM file_diagnostics d JOIN files f ON f.id = d.file_id
     WHERE @roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots))`);
 }
 
-function merge(into: Map<string, number>, json: string): void {
+/** JSON counts; null when there were none (migration 015). */
+function merge(into: Map<string, number>, json: string | null): void {
+  if (json === null) return;
   for (const [k, v] of Object.entries(JSON.parse(json) as Record<string, number>)) into.set(k, (into.get(k) ?? 0) + v);
 }
 

@@ -24,7 +24,7 @@ const REBUILD_ROOT_CELLS_SQL = `
       FROM (
         SELECT f.root_id, m.cell_id, m.tool_use_turn, m.stop_known, m.capture, m.synthetic,
                row_number() OVER (PARTITION BY f.root_id, m.message_hash
-                                  ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
+                                  ORDER BY f.first_row_ms IS NULL, f.first_row_ms, f.rel_path) AS copy_rank
         FROM messages m JOIN files f ON f.id = m.file_id
       )
       WHERE copy_rank = 1
@@ -38,7 +38,7 @@ const MARK_COUNTED_FINDINGS_SQL = `
         SELECT root_id, message_hash, file_id FROM (
           SELECT f.root_id, m.message_hash, m.file_id,
                  row_number() OVER (PARTITION BY f.root_id, m.message_hash
-                                    ORDER BY coalesce(f.first_row_at, '~'), f.rel_path) AS copy_rank
+                                    ORDER BY f.first_row_ms IS NULL, f.first_row_ms, f.rel_path) AS copy_rank
           FROM messages m JOIN files f ON f.id = m.file_id
           WHERE m.message_hash IN (SELECT message_hash FROM findings)
         )
@@ -78,7 +78,13 @@ export function prepareIndexStatements(db: Db) {
     labelTaken: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM roots WHERE label = ?'),
     insertRoot: db.prepare<[string, string, string], { id: number }>('INSERT INTO roots (path, label, added_at) VALUES (?, ?, ?) RETURNING id'),
     touchRoot: db.prepare<[string, number]>('UPDATE roots SET last_scan_at = ? WHERE id = ?'),
-    filesOfRoot: db.prepare<[number], FileRow>('SELECT id, rel_path, size, mtime_ms, fingerprint, status, findings FROM files WHERE root_id = ?'),
+    // The fingerprint is stored as its 16 bytes (migration 015); the planner compares hex.
+    filesOfRoot: db.prepare<[number], FileRow>(
+      'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings FROM files WHERE root_id = ?',
+    ),
+    // The whole row in one statement: the salvage label, a capture's terminal reason and the session end too (they
+    // were separate updates, and a file that later failed kept an earlier read's). The session end's class by its id
+    // in session_end_kinds (a test checks that table holds every name of shared/session-ends.ts).
     upsertFile: db.prepare<
       {
         root_id: number;
@@ -89,38 +95,44 @@ export function prepareIndexStatements(db: Db) {
         status: string;
         error_code: string | null;
         error_line: number | null;
-        first_row_at: string | null;
-        last_row_at: string | null;
+        first_row_ms: number | null;
+        row_span_ms: number | null;
         session_hash: string | null;
         sidechain: number;
         assistant_messages: number;
         findings: number;
-        indexed_at: string;
-        format: string;
+        indexed_ms: number;
+        format: string | null;
+        salvaged: number;
+        damage: string | null;
+        terminal_reason: string | null;
+        session_end: string | null;
+        session_end_cell: number | null;
       },
       { id: number }
-    >(`INSERT INTO files (root_id, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_at,
-                          last_row_at, session_hash, sidechain, assistant_messages, findings, indexed_at, format)
-       VALUES (@root_id, @rel_path, @size, @mtime_ms, @fingerprint, @status, @error_code, @error_line, @first_row_at,
-               @last_row_at, @session_hash, @sidechain, @assistant_messages, @findings, @indexed_at, @format)
+    >(`INSERT INTO files (root_id, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_ms,
+                          row_span_ms, session_hash, sidechain, assistant_messages, findings, indexed_ms, format, salvaged, damage,
+                          terminal_reason, session_end_kind, session_end_cell)
+       VALUES (@root_id, @rel_path, @size, @mtime_ms, unhex(@fingerprint), @status, @error_code, @error_line, @first_row_ms,
+               @row_span_ms, unhex(@session_hash), @sidechain, @assistant_messages, @findings, @indexed_ms, @format, @salvaged, @damage,
+               @terminal_reason, (SELECT id FROM session_end_kinds WHERE name = @session_end), @session_end_cell)
        ON CONFLICT (root_id, rel_path) DO UPDATE SET
          size = excluded.size, mtime_ms = excluded.mtime_ms, fingerprint = excluded.fingerprint, status = excluded.status,
-         error_code = excluded.error_code, error_line = excluded.error_line, first_row_at = excluded.first_row_at,
-         last_row_at = excluded.last_row_at, session_hash = excluded.session_hash, sidechain = excluded.sidechain,
-         assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_at = excluded.indexed_at,
-         format = excluded.format
+         error_code = excluded.error_code, error_line = excluded.error_line, first_row_ms = excluded.first_row_ms,
+         row_span_ms = excluded.row_span_ms, session_hash = excluded.session_hash, sidechain = excluded.sidechain,
+         assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_ms = excluded.indexed_ms,
+         format = excluded.format, salvaged = excluded.salvaged, damage = excluded.damage, terminal_reason = excluded.terminal_reason,
+         session_end_kind = excluded.session_end_kind, session_end_cell = excluded.session_end_cell
        RETURNING id`),
     deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),
     deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),
     deleteFile: db.prepare<[number]>('DELETE FROM files WHERE id = ?'),
     deleteDiagnosticsOfFile: db.prepare<[number]>('DELETE FROM file_diagnostics WHERE file_id = ?'),
-    insertDiagnostics: db.prepare<[number, string, number, number, string, string, number, number, string, string]>(
+    insertDiagnostics: db.prepare<[number, string, number, number, string | null, string | null, number, number, string | null, string | null]>(
       `INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types,
                                      compaction_splits, calls_open_at_end, rejected_tool_input, unknown_system_subtypes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    // Salvage label and capture terminal reason, written after the file's row (separately, so the upsert stays as it is).
-    setFileExtras: db.prepare<[number, string | null, string | null, number]>('UPDATE files SET salvaged = ?, damage = ?, terminal_reason = ? WHERE id = ?'),
     cellId: db.prepare<[string, string, string, number], { id: number }>('SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?'),
     insertCell: db.prepare<[string, string, string, number], { id: number }>(
       'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',
@@ -146,9 +158,6 @@ export function prepareIndexStatements(db: Db) {
         VALUES (@file_id, @code, @first_line, @last_line, @source_lines, @evidence_sha256, @cell_id, @block_types,
                 @signed_thinking, @message_hash, @details)`),
     // How the session's last turn ended (migration 008); all null for failed, in-progress and capture files.
-    setSessionEnd: db.prepare<[{ end: string | null; version: string | null; model: string | null; day: string | null }, number]>(
-      'UPDATE files SET session_end = @end, session_end_version = @version, session_end_model = @model, session_end_day = @day WHERE id = ?',
-    ),
     getMeta: db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
     setMeta: db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     startIndexRun: db.prepare<[number | null, string], { id: number }>(

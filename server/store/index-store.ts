@@ -12,7 +12,6 @@ const DIRTY = 'root_cells_dirty';
 const CHANGED = 'rows_generation';
 /** The generation the denominators were last rebuilt from. */
 const REBUILT = 'root_cells_generation';
-const NO_SESSION_END = { end: null, version: null, model: null, day: null };
 
 /**
  * The denominators are rebuilt at the end of a run when any change happened since they were
@@ -52,7 +51,21 @@ export function dropFileRows(st: IndexStatements, fileId: number): void {
   st.deleteDiagnosticsOfFile.run(fileId);
 }
 
-export function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: string) {
+/** What a failed or in-progress file has none of: salvage, a capture's terminal reason, a session end. */
+const NO_EXTRAS = { salvaged: 0, damage: null, terminal_reason: null, session_end: null, session_end_cell: null };
+
+/** A diagnostics object as JSON, or null when it is empty (migration 015: most are). */
+function jsonUnlessEmpty(counts: Record<string, number>): string | null {
+  for (const _ in counts) return JSON.stringify(counts);
+  return null;
+}
+
+/** An ISO timestamp the scanner checked (toISOString's form) as the UTC milliseconds the index stores. */
+function timestampMs(value: string | null): number | null {
+  return value === null ? null : Date.parse(value);
+}
+
+export function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: number) {
   return {
     root_id: rootId,
     rel_path: relPath,
@@ -62,14 +75,15 @@ export function failedRow(rootId: number, relPath: string, size: number, mtimeMs
     status: 'failed',
     error_code: code,
     error_line: line,
-    first_row_at: null,
-    last_row_at: null,
+    first_row_ms: null,
+    row_span_ms: null,
     session_hash: null,
     sidechain: 0,
     assistant_messages: 0,
     findings: 0,
-    indexed_at: now,
-    format: 'transcript',
+    indexed_ms: now,
+    format: null,
+    ...NO_EXTRAS,
   };
 }
 
@@ -93,9 +107,17 @@ function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCe
  */
 export function writeFileRows(st: IndexStatements, job: FileJob, analysis: IndexAnalysis): boolean {
   if (!st.rootById.get(job.rootId)) return false;
-  const now = new Date().toISOString();
-  const format = analysis.status === 'ok' ? analysis.format : 'transcript';
-  const base = { root_id: job.rootId, rel_path: job.relPath, size: job.size, mtime_ms: job.mtimeMs, fingerprint: job.fingerprint, indexed_at: now, format };
+  // A transcript is NULL (nearly every row), a capture its format (migration 015).
+  const format = analysis.status === 'ok' && analysis.format !== 'transcript' ? analysis.format : null;
+  const base = {
+    root_id: job.rootId,
+    rel_path: job.relPath,
+    size: job.size,
+    mtime_ms: job.mtimeMs,
+    fingerprint: job.fingerprint,
+    indexed_ms: Date.now(),
+    format,
+  };
   let fileId: number;
   if (analysis.status !== 'ok') {
     // Failed and in-progress files keep no messages and no findings: they are never counted as clean.
@@ -105,27 +127,40 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       status: analysis.status,
       error_code: failed ? analysis.failure.code : null,
       error_line: failed ? analysis.failure.line : null,
-      first_row_at: null,
-      last_row_at: null,
+      first_row_ms: null,
+      row_span_ms: null,
       session_hash: null,
       sidechain: 0,
       assistant_messages: 0,
       findings: 0,
+      ...NO_EXTRAS,
     })!.id;
     dropFileRows(st, fileId);
   } else {
     const { facts, messages } = analysis;
+    const firstMs = timestampMs(safeTimestamp(facts.firstTimestamp));
+    const lastMs = timestampMs(safeTimestamp(facts.lastTimestamp));
+    const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
+    const cells = new Map<string, number>();
+    // How the session ended; its message's version, model and day are stored as a cell (migration 015).
+    const end = facts.sessionEnd;
+    const endCell = end ? cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain }) : null;
     fileId = st.upsertFile.get({
       ...base,
       status: 'ok',
       error_code: null,
       error_line: null,
-      first_row_at: safeTimestamp(facts.firstTimestamp),
-      last_row_at: safeTimestamp(facts.lastTimestamp),
+      first_row_ms: firstMs,
+      row_span_ms: firstMs === null || lastMs === null ? null : lastMs - firstMs,
       session_hash: facts.sessionHash,
       sidechain: facts.sidechain ? 1 : 0,
       assistant_messages: messages.hash.length - messages.synthetic.reduce((n, x) => n + x, 0),
       findings: analysis.findings.length,
+      salvaged: damage === null ? 0 : 1,
+      damage,
+      terminal_reason: analysis.terminalReason ?? null,
+      session_end: end?.end ?? null,
+      session_end_cell: endCell,
     })!.id;
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
@@ -134,17 +169,14 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
         d.version ?? '',
         d.textRows,
         d.toolUseRows,
-        JSON.stringify(d.unknownRowTypes),
-        JSON.stringify(d.unknownBlockTypes),
+        jsonUnlessEmpty(d.unknownRowTypes),
+        jsonUnlessEmpty(d.unknownBlockTypes),
         d.compactionSplits,
         d.callsOpenAtEnd,
-        JSON.stringify(d.rejectedToolInput),
-        JSON.stringify(d.unknownSystemSubtypes),
+        jsonUnlessEmpty(d.rejectedToolInput),
+        jsonUnlessEmpty(d.unknownSystemSubtypes),
       );
     }
-    const damage = analysis.salvaged?.length ? JSON.stringify(analysis.salvaged.map((s) => ({ code: s.code, line: s.line, torn: s.stubDropped }))) : null;
-    st.setFileExtras.run(damage === null ? 0 : 1, damage, analysis.terminalReason ?? null, fileId);
-    const cells = new Map<string, number>();
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
     const capture = messages.capture ? 1 : 0;
     for (let i = 0; i < messages.hash.length; i++) {
@@ -174,7 +206,6 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       });
     }
   }
-  st.setSessionEnd.run((analysis.status === 'ok' ? analysis.facts.sessionEnd : null) ?? NO_SESSION_END, fileId);
   markChanged(st);
   return true;
 }
@@ -188,7 +219,7 @@ export function sqliteIndexStore(db: Db): IndexStore {
   const writeFailed = db.transaction((entry: FailedEntry, old: KnownFile | undefined): boolean => {
     if (!st.rootById.get(entry.rootId)) return false;
     if (old) dropFileRows(st, old.id);
-    st.upsertFile.run(failedRow(entry.rootId, entry.relPath, entry.size, entry.mtimeMs, entry.fingerprint, entry.code, null, new Date().toISOString()));
+    st.upsertFile.run(failedRow(entry.rootId, entry.relPath, entry.size, entry.mtimeMs, entry.fingerprint, entry.code, null, Date.now()));
     markChanged(st);
     return true;
   }).immediate;

@@ -45,7 +45,7 @@ const liveEvents = () => stream.events.filter((e) => e.event === 'live').map((e)
 describe('serve watches its folders', () => {
   it('a new session with a lost call reaches /api/findings and the event stream within seconds, with no reload', async () => {
     const db = openDatabase(join(tmp, 'live.db'));
-    const cleanIndexedAt = () => db.prepare<[], { indexed_at: string }>("SELECT indexed_at FROM files WHERE rel_path LIKE '%clean.jsonl'").get()!.indexed_at;
+    const cleanIndexedAt = () => db.prepare<[], { indexed_ms: number }>("SELECT indexed_ms FROM files WHERE rel_path LIKE '%clean.jsonl'").get()!.indexed_ms;
     const before = cleanIndexedAt();
     expect(await findingsOf('lost.jsonl')).toEqual([]);
     writeFileSync(join(project, 'lost.jsonl'), sessionText('lost_call', canary, { idPrefix: 'lost' }));
@@ -126,7 +126,14 @@ describe('serve watches its folders', () => {
     addRoot(fresh, root);
     await indexDatabase(fresh, { analyser: 'inline' });
     const ends = (db: typeof live) =>
-      db.prepare('SELECT rel_path, session_end, session_end_version, session_end_model, session_end_day FROM files ORDER BY rel_path').raw().all();
+      db
+        .prepare(
+          `SELECT f.rel_path, k.name, c.version, c.model, c.day
+           FROM files f LEFT JOIN session_end_kinds k ON k.id = f.session_end_kind LEFT JOIN cells c ON c.id = f.session_end_cell
+           ORDER BY f.rel_path`,
+        )
+        .raw()
+        .all();
     expect(dumpIndex(live)).toEqual(dumpIndex(fresh));
     expect(ends(live)).toEqual(ends(fresh));
     expect(ends(live).map((r) => (r as unknown[])[1])).toEqual(['text_answer', 'tool_call', 'lost_call']);

@@ -101,7 +101,11 @@ describe('order and time', () => {
     addRoot(db, dir);
     await indexDatabase(db, { analyser: 'inline' });
     const counted = db.prepare('SELECT c.model, rc.assistant_messages AS n FROM root_cells rc JOIN cells c ON c.id = rc.cell_id').all();
-    const times = db.prepare('SELECT rel_path, first_row_at FROM files ORDER BY rel_path').raw().all();
+    // Stored as UTC milliseconds (migration 015): the copy is chosen by comparing numbers.
+    const times = (db.prepare('SELECT rel_path, first_row_ms FROM files ORDER BY rel_path').raw().all() as Array<[string, number]>).map(([file, ms]) => [
+      file,
+      new Date(ms).toISOString(),
+    ]);
     db.close();
     expect(counted).toEqual([{ model: 'model-offset', n: 1 }]);
     expect(times).toEqual([

@@ -96,7 +96,9 @@ describe('call diagnostics reach the index (migration 006)', () => {
           unknown_system_subtypes: string;
         }
       >(
-        `SELECT f.rel_path, d.version, d.compaction_splits, d.calls_open_at_end, d.rejected_tool_input, d.unknown_system_subtypes
+        // An empty object is stored as NULL (migration 015).
+        `SELECT f.rel_path, d.version, d.compaction_splits, d.calls_open_at_end, coalesce(d.rejected_tool_input, '{}') AS rejected_tool_input,
+                coalesce(d.unknown_system_subtypes, '{}') AS unknown_system_subtypes
          FROM file_diagnostics d JOIN files f ON f.id = d.file_id ORDER BY f.rel_path, d.version`,
       )
       .all();

@@ -8,9 +8,14 @@ export function dumpIndex(db: Db) {
   const all = (sql: string) => db.prepare(sql).raw().all();
   return {
     roots: all('SELECT path, label FROM roots ORDER BY path'),
-    files: all(`SELECT r.label, f.rel_path, f.size, f.fingerprint, f.status, f.error_code, f.error_line, f.first_row_at, f.last_row_at,
-                       f.session_hash, f.sidechain, f.assistant_messages, f.findings
-                FROM files f JOIN roots r ON r.id = f.root_id ORDER BY 1, 2`),
+    // Stored compactly since migration 015: digests as bytes (shown as hex), times as UTC milliseconds, the
+    // session end's class and cell by id (shown by name and values).
+    files: all(`SELECT r.label, f.rel_path, f.size, lower(hex(f.fingerprint)), f.status, f.error_code, f.error_line, f.first_row_ms,
+                       f.row_span_ms, lower(hex(f.session_hash)), f.sidechain, f.assistant_messages, f.findings,
+                       coalesce(f.format, 'transcript'), f.salvaged, f.damage, f.terminal_reason, k.name, e.day, e.version, e.model, e.sidechain
+                FROM files f JOIN roots r ON r.id = f.root_id
+                     LEFT JOIN session_end_kinds k ON k.id = f.session_end_kind LEFT JOIN cells e ON e.id = f.session_end_cell
+                ORDER BY 1, 2`),
     messages: all(`SELECT f.rel_path, m.message_hash, c.day, c.version, c.model, c.sidechain, m.tool_use_turn, m.stop_known, m.capture, m.synthetic
                    FROM messages m JOIN files f ON f.id = m.file_id JOIN cells c ON c.id = m.cell_id ORDER BY 1, 2`),
     findings: all(`SELECT f.rel_path, fi.code, fi.first_line, fi.last_line, fi.source_lines, fi.evidence_sha256, c.day, c.version, c.model,

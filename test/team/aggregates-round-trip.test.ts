@@ -182,7 +182,7 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
     const needles = [
       CANARY,
       tmp,
-      ...(alpha.prepare('SELECT rel_path, session_hash FROM files').raw().all() as Array<[string, string | null]>).flat(),
+      ...(alpha.prepare('SELECT rel_path, lower(hex(session_hash)) FROM files').raw().all() as Array<[string, string | null]>).flat(),
       ...(alpha.prepare('SELECT evidence_sha256, CAST(message_hash AS TEXT) FROM findings').raw().all() as string[][]).flat(),
     ].filter((n): n is string => typeof n === 'string' && n.length > 0);
     expect(needles.length).toBeGreaterThan(50);
