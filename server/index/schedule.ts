@@ -1,4 +1,5 @@
 import type { IndexAnalysis } from './analyse-for-index';
+import type { AnalysedBatch } from './analysis-batch';
 import type { Analyser } from './analysis-pool';
 import type { FileJob } from './index-store';
 import { SLICE_MS, yieldSoon } from './plan-root';
@@ -9,6 +10,8 @@ const BATCH_BYTES = 2 * 1024 * 1024;
  * in one go, and thousands of tiny files' results took that thread away for 100 ms and more.
  */
 const BATCH_FILES = 200;
+/** Files analysed ahead of the writer, at most (see analyseAndWrite). */
+const MAX_FILES_AHEAD = 800;
 
 export interface ScheduleOptions {
   analyser: Analyser;
@@ -56,15 +59,22 @@ export async function analyseAndWrite(jobs: readonly FileJob[], options: Schedul
   let next = 0;
   // Keep the pool's queue full, or the workers idle between round trips.
   const inFlight = parallel ? 16 : 1;
-  const ready = new Map<number, IndexAnalysis[]>();
+  const ready = new Map<number, AnalysedBatch>();
   let written = 0;
   let writing = false;
   // Back-pressure: analysis runs at most this many batches ahead of the writer, so results
   // waiting to be written (and the heap, and its GC pauses) stay bounded however many files.
   const maxAhead = inFlight * 2;
+  // And at most this many files: each batch's results wait as one block of bytes (analysis-batch.ts)
+  // that is freed by a scavenge only if it is written before it has survived two; 32 batches of
+  // 200 tiny files waited ~1 s behind the writer, were promoted, and ~60 MB of them waited for a
+  // major collection. Batches of large files hold few files each, so this never limits them.
+  let filesAhead = 0;
   const waiting: Array<() => void> = [];
   const roomAhead = async () => {
-    while (next - written >= maxAhead) await new Promise<void>((resolve) => waiting.push(resolve));
+    while (next - written >= maxAhead || (next > written && filesAhead >= MAX_FILES_AHEAD)) {
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    }
   };
   const drain = async () => {
     if (writing) return;
@@ -76,9 +86,10 @@ export async function analyseAndWrite(jobs: readonly FileJob[], options: Schedul
         const analyses = ready.get(written)!;
         ready.delete(written);
         written++;
+        filesAhead -= group.length;
         for (const resolve of waiting.splice(0)) resolve();
         for (let i = 0; i < group.length; i++) {
-          options.write(group[i]!, analyses[i]!);
+          options.write(group[i]!, analyses.at(i));
           // A batch of thousands of tiny files must not hold the event loop (the server's).
           if (performance.now() - since >= SLICE_MS) {
             options.onSlice();
@@ -97,6 +108,7 @@ export async function analyseAndWrite(jobs: readonly FileJob[], options: Schedul
       if (next >= batches.length) return;
       const at = next++;
       const group = batches[at]!;
+      filesAhead += group.length;
       ready.set(
         at,
         await analyser.analyse(
