@@ -20,6 +20,13 @@ export interface AnalysedBatch {
   readonly length: number;
   /** File i's analysis (a fresh decode each call: take each once). */
   at(i: number): IndexAnalysis;
+  /**
+   * Called once every analysis taken from the batch is done with (nothing may still hold one).
+   * Its bytes are handed over to a throwaway owner (a transfer, no copy), so they are freed at the
+   * next scavenge even when the batch itself was promoted: promoted batches' bytes otherwise waited
+   * outside the heap for a major collection (~60 MB at 100,000 tiny files, V8's external-memory limit).
+   */
+  release(): void;
 }
 
 export function encodeAnalyses(analyses: Iterable<IndexAnalysis>): EncodedAnalyses {
@@ -45,10 +52,13 @@ export function decodedBatch({ bytes, ends }: EncodedAnalyses): AnalysedBatch {
   return {
     length: ends.length,
     at: (i) => deserialize(bytes.subarray(i === 0 ? 0 : ends[i - 1]!, ends[i]!)) as IndexAnalysis,
+    release: () => {
+      if (bytes.buffer.byteLength > 0) structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+    },
   };
 }
 
 /** Analyses already in objects (the inline analyser). */
 export function plainBatch(analyses: readonly IndexAnalysis[]): AnalysedBatch {
-  return { length: analyses.length, at: (i) => analyses[i]! };
+  return { length: analyses.length, at: (i) => analyses[i]!, release: () => {} };
 }
