@@ -62,7 +62,7 @@ export class FilePlan {
   /**
    * Largest first (ties in plan order): one very long transcript cannot be split, so it starts at
    * once while the other cores share the rest. Each file's (size, position) is packed into one
-   * number and sorted natively: a comparator over 100,000 files held the event loop for tens of ms.
+   * number and sorted natively (100,000 files: 15-30 ms on a loaded machine; a comparator, 34-59 ms).
    */
   sortLargestFirst(): void {
     const n = this.length;

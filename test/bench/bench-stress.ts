@@ -79,6 +79,11 @@ try {
     .filter(Boolean)
     .map(Number);
   console.log(`  write transactions over 30 ms (commits, and any WAL checkpoint a commit runs): ${slow.length}, worst ${Math.max(0, ...slow)} ms`);
+  const at = indexed.memoryAtPeakMb as unknown as Record<string, number>;
+  console.log(
+    `  at the peak (while ${indexed.phaseAtPeak}): this thread's heap ${at.heapUsed} MB used of ${at.heapTotal} MB, ${at.external} MB outside it (array buffers), ` +
+      `${at.rss - at.heapTotal - at.external} MB the rest (worker threads, SQLite, code)`,
+  );
   const idle = child(['idle', String(Math.min(30, Math.ceil(Number(indexed.seconds))))]);
   console.log(`noise floor (same probe, idle, same machine load): worst ${idle.lagMaxMs} ms, p99 ${idle.lagP99Ms} ms`);
 } finally {
