@@ -95,7 +95,6 @@ if (mode === 'idle') {
     phase = `${s.phase}@${s.files_done}`;
   });
   const summary = await runner.start().done;
-  await (globalThis as { __stopProf?: () => Promise<void> }).__stopProf?.();
   clearInterval(probe);
   histogram.disable();
   db.close();
