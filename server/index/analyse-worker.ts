@@ -1,8 +1,9 @@
-import { analyseForIndex, type IndexAnalysis } from './analyse-for-index';
+import { analyseForIndex } from './analyse-for-index';
+import { type EncodedAnalyses, encodeAnalyses } from './analysis-batch';
 
-/** Worker-thread entry for the index: a batch of files in (small files travel together), their payload-free analyses out. */
-export default function analyseInWorker(task: string[] | { paths: string[]; salvage: boolean[] }): IndexAnalysis[] {
+/** Worker-thread entry for the index: a batch of files in (small files travel together), their payload-free analyses out, as bytes (analysis-batch.ts). */
+export default function analyseInWorker(task: string[] | { paths: string[]; salvage: boolean[] }): EncodedAnalyses {
   const paths = Array.isArray(task) ? task : task.paths;
   const salvage = Array.isArray(task) ? [] : task.salvage;
-  return paths.map((path, i) => analyseForIndex(path, { salvage: salvage[i] === true }));
+  return encodeAnalyses(paths.map((path, i) => analyseForIndex(path, { salvage: salvage[i] === true })));
 }

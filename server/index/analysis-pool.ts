@@ -7,10 +7,11 @@ import { Piscina } from 'piscina';
 import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
 import { projectRoot } from '../project-root';
 import { analyseForIndex, type IndexAnalysis } from './analyse-for-index';
+import { type AnalysedBatch, decodedBatch, type EncodedAnalyses, plainBatch } from './analysis-batch';
 
 export interface Analyser {
   /** Analyses a batch of files (one task per batch, so thousands of small files cost few round trips); `salvage[i]` per file. */
-  analyse(paths: string[], salvage?: boolean[]): Promise<IndexAnalysis[]>;
+  analyse(paths: string[], salvage?: boolean[]): Promise<AnalysedBatch>;
   close(): Promise<void>;
 }
 
@@ -50,7 +51,7 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
   // Started at once, awaited by the first batch: the pool exists once its worker's bundle does.
   const started = bundleWorker().then((bundle) => ({
     bundle,
-    pool: new Piscina<string[] | { paths: string[]; salvage: boolean[] }, IndexAnalysis[]>({
+    pool: new Piscina<string[] | { paths: string[]; salvage: boolean[] }, EncodedAnalyses>({
       filename: bundle.file,
       // Start every thread at once, so neither core waits for a late one.
       minThreads: Math.max(1, threads),
@@ -67,7 +68,7 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
   // A failed build is reported by the first analyse (and by close), never as an unhandled rejection.
   started.catch(() => {});
   return {
-    analyse: async (paths, salvage) => (await started).pool.run(salvage?.some(Boolean) ? { paths, salvage } : paths),
+    analyse: async (paths, salvage) => decodedBatch(await (await started).pool.run(salvage?.some(Boolean) ? { paths, salvage } : paths)),
     close: async () => {
       const { bundle, pool } = await started;
       await pool.destroy();
@@ -86,7 +87,7 @@ export function inlineAnalyser(): Analyser {
         await new Promise((resolve) => setImmediate(resolve));
         out.push(analyseForIndex(path, { salvage: salvage?.[i] === true }));
       }
-      return out;
+      return plainBatch(out);
     },
     close: async () => {},
   };

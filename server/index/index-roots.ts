@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import type { IndexAnalysis } from './analyse-for-index';
 import { type Analyser, inlineAnalyser, workerAnalyser } from './analysis-pool';
+import { FilePlan } from './file-plan';
 import type { FileJob, IndexBusy, IndexLock, IndexStore } from './index-store';
 import { countWrittenFile, emptySummary, type IndexProgress, type IndexSummary } from './index-summary';
 import { planRoot } from './plan-root';
@@ -28,7 +30,18 @@ export interface IndexOptions {
 }
 
 const WORKERS_WORTH_BYTES = 16 * 1024 * 1024;
+/**
+ * Below this mean size per planned file, one analysis thread: the single writer (this thread,
+ * ~5,000 tiny files a second) is the bottleneck, one worker analyses tiny files several times
+ * faster than that, and a second worker's isolate and heap (~40-50 MB) bought no time.
+ */
+const ONE_WORKER_MEAN_BYTES = 8 * 1024;
 const HEARTBEAT_MS = 30_000;
+
+/** Worker threads for a plan: one when its files are small on average (ONE_WORKER_MEAN_BYTES), else one per core. */
+export function analysisThreads(bytes: number, files: number, cores: number): number {
+  return bytes < ONE_WORKER_MEAN_BYTES * files ? 1 : Math.max(1, cores);
+}
 
 /**
  * One index run over roots, incrementally: unchanged files (size, mtime, fingerprint) are not
@@ -72,21 +85,19 @@ async function indexLocked(store: IndexStore, options: IndexOptions, lock: Index
       ? options.salvage(rootId)
       : options.salvage === true || (options.salvage === undefined && ownSetting.get(rootId) === true);
 
-  const jobs: FileJob[] = [];
-  for (const root of roots) jobs.push(...(await planRoot(store, root, summary, salvageOf(root.id))));
-  // Largest first: one very long transcript cannot be split, so it starts at once while the
-  // other cores share the rest.
-  jobs.sort((a, b) => b.size - a.size);
+  const plan = new FilePlan();
+  for (const root of roots) await planRoot(store, root, summary, salvageOf(root.id), plan);
+  plan.sortLargestFirst();
   progress.phase = 'indexing';
-  progress.filesTotal = jobs.length;
-  progress.bytesTotal = jobs.reduce((n, j) => n + j.size, 0);
+  progress.filesTotal = plan.length;
+  progress.bytesTotal = plan.bytes;
   report();
 
   const mode = options.analyser ?? 'auto';
-  const parallel = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= WORKERS_WORTH_BYTES && jobs.length > 1);
-  const analyser: Analyser = parallel ? workerAnalyser() : inlineAnalyser();
+  const parallel = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= WORKERS_WORTH_BYTES && plan.length > 1);
+  const analyser: Analyser = parallel ? workerAnalyser(analysisThreads(plan.bytes, plan.length, availableParallelism())) : inlineAnalyser();
   try {
-    await analyseAndWrite(jobs, {
+    await analyseAndWrite(plan, {
       analyser,
       parallel,
       salvageOf,

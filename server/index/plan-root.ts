@@ -3,7 +3,8 @@ import { QUIET_PERIOD_MS } from '../scan/read-json-rows';
 import { OpenError, openRegularFile } from '../scan/safe-open';
 import { type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
 import { fingerprintOpenFile } from './file-fingerprint';
-import type { FileJob, IndexRoot, IndexStore } from './index-store';
+import type { FilePlan } from './file-plan';
+import type { IndexRoot, IndexStore } from './index-store';
 import type { IndexSummary } from './index-summary';
 
 /** Longest stretch of synchronous work between two yields to the event loop. */
@@ -26,27 +27,28 @@ function statAndFingerprint(path: string): { size: number; mtimeMs: number; fing
 /**
  * Plans one root: walks it, compares every file's size, mtime and fingerprint with what the index
  * holds, records entries that cannot be read as failed and drops the rows of files that are gone,
- * and returns the files that must be read. Yields to the event loop every SLICE_MS, so a server
- * indexing 100,000 files stays responsive. An empty plan when the root was removed meanwhile.
+ * and adds the files that must be read to `plan`. Yields to the event loop every SLICE_MS, so a
+ * server indexing 100,000 files stays responsive. Adds nothing more once the root was removed meanwhile.
  */
-export async function planRoot(store: IndexStore, root: IndexRoot, summary: IndexSummary, salvage: boolean): Promise<FileJob[]> {
+export async function planRoot(store: IndexStore, root: IndexRoot, summary: IndexSummary, salvage: boolean, plan: FilePlan): Promise<void> {
   const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
   await walkDirectoryAsync(root.path, '', walk, SLICE_MS);
   summary.symlinksSkipped += walk.symlinksSkipped;
+  // What is left in `known` once every entry was seen is gone (a set of every seen name cost ~30 bytes a file).
   const known = new Map(store.knownFiles(root.id).map((f) => [f.rel_path, f]));
-  const seen = new Set<string>();
-  const jobs: FileJob[] = [];
   // One failed entry, written at once; false when the root was removed meanwhile.
+  const planned = plan.length;
   const writeFailed = (relPath: string, code: string): boolean => {
     if (store.writeFailedEntry({ rootId: root.id, relPath, code, size: 0, mtimeMs: 0, fingerprint: '' }, known.get(relPath))) return true;
     summary.rootsRemoved++;
+    plan.truncate(planned);
     return false;
   };
 
   // A folder that cannot be read (or an entry that is not a file) is a failed entry, so it is never silently left out.
   for (const problem of walk.problems) {
-    seen.add(problem.name);
-    if (!writeFailed(problem.name, problem.code)) return [];
+    if (!writeFailed(problem.name, problem.code)) return;
+    known.delete(problem.name);
     summary.filesFailed++;
   }
 
@@ -56,7 +58,6 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
       await yieldSoon();
       since = performance.now();
     }
-    seen.add(file.name);
     summary.filesSeen++;
     const old = known.get(file.name);
     let size: number;
@@ -65,10 +66,12 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
     try {
       ({ size, mtimeMs, fingerprint } = statAndFingerprint(file.path));
     } catch (error) {
-      if (!writeFailed(file.name, error instanceof OpenError ? error.problem : 'unreadable')) return [];
+      if (!writeFailed(file.name, error instanceof OpenError ? error.problem : 'unreadable')) return;
+      known.delete(file.name);
       summary.filesFailed++;
       continue;
     }
+    known.delete(file.name);
     // A file "being written" that has been quiet for the quiet period is read again, to fail it.
     const quiet = old?.status === 'in_progress' && Date.now() - mtimeMs > QUIET_PERIOD_MS;
     // With salvage on, a file that failed before is read again (it may now be salvaged).
@@ -79,14 +82,13 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
       if (old.status === 'in_progress') summary.filesInProgress++;
       continue;
     }
-    jobs.push({ rootId: root.id, relPath: file.name, path: file.path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 });
+    plan.add(root, { relPath: file.name, path: file.path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 });
   }
 
-  const gone = [...known.values()].filter((f) => !seen.has(f.rel_path));
+  const gone = [...known.values()];
   if (gone.length > 0) {
     store.removeFiles(gone);
     for (const f of gone) summary.findingsRemoved += f.findings;
     summary.filesRemoved += gone.length;
   }
-  return jobs;
 }

@@ -1,5 +1,7 @@
 import type { IndexAnalysis } from './analyse-for-index';
+import type { AnalysedBatch } from './analysis-batch';
 import type { Analyser } from './analysis-pool';
+import type { FilePlan } from './file-plan';
 import type { FileJob } from './index-store';
 import { SLICE_MS, yieldSoon } from './plan-root';
 
@@ -21,28 +23,31 @@ export interface ScheduleOptions {
   onSlice: () => void;
 }
 
-/** Batches of about 2 MB (a big file travels alone): fewer round trips to the workers. */
-async function batchesOf(jobs: readonly FileJob[], parallel: boolean): Promise<FileJob[][]> {
-  const batches: FileJob[][] = [];
-  let batch: FileJob[] = [];
+/**
+ * Batches of about 2 MB (a big file travels alone): fewer round trips to the workers. Each batch
+ * is the run-order position of its first file (the last ends where the next starts).
+ */
+async function batchStarts(plan: FilePlan, parallel: boolean): Promise<number[]> {
+  const starts: number[] = [];
+  let files = 0;
   let batchBytes = 0;
   let since = performance.now();
-  for (const job of jobs) {
+  for (let k = 0; k < plan.length; k++) {
     // 100,000 files took this loop 30-80 ms: yield like the walk and the writer do.
     if (performance.now() - since >= SLICE_MS) {
       await yieldSoon();
       since = performance.now();
     }
-    if (batch.length > 0 && (!parallel || batchBytes + job.size > BATCH_BYTES || batch.length >= BATCH_FILES)) {
-      batches.push(batch);
-      batch = [];
+    const size = plan.sizeAt(k);
+    if (files === 0 || !parallel || batchBytes + size > BATCH_BYTES || files >= BATCH_FILES) {
+      starts.push(k);
+      files = 0;
       batchBytes = 0;
     }
-    batch.push(job);
-    batchBytes += job.size;
+    files++;
+    batchBytes += size;
   }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
+  return starts;
 }
 
 /**
@@ -50,18 +55,26 @@ async function batchesOf(jobs: readonly FileJob[], parallel: boolean): Promise<F
  * in plan order whatever order the workers finish in, so two clean indexes of the same folders
  * give every row the same id and every list the same order.
  */
-export async function analyseAndWrite(jobs: readonly FileJob[], options: ScheduleOptions): Promise<void> {
+export async function analyseAndWrite(plan: FilePlan, options: ScheduleOptions): Promise<void> {
   const { analyser, parallel } = options;
-  const batches = await batchesOf(jobs, parallel);
+  const starts = await batchStarts(plan, parallel);
+  // Each batch's jobs, made when it is sent to a worker and dropped once it is written.
+  const jobs = new Map<number, FileJob[]>();
+  const batchJobs = (b: number): FileJob[] => {
+    const end = b + 1 < starts.length ? starts[b + 1]! : plan.length;
+    return Array.from({ length: end - starts[b]! }, (_, i) => plan.jobAt(starts[b]! + i));
+  };
   let next = 0;
   // Keep the pool's queue full, or the workers idle between round trips.
   const inFlight = parallel ? 16 : 1;
-  const ready = new Map<number, IndexAnalysis[]>();
+  const ready = new Map<number, AnalysedBatch>();
   let written = 0;
   let writing = false;
   // Back-pressure: analysis runs at most this many batches ahead of the writer, so results
   // waiting to be written (and the heap, and its GC pauses) stay bounded however many files.
   const maxAhead = inFlight * 2;
+  // Waiting results are one block of bytes per batch (analysis-batch.ts; 32 batches of 200 tiny
+  // files: ~4.5 MB), released as soon as the batch is written.
   const waiting: Array<() => void> = [];
   const roomAhead = async () => {
     while (next - written >= maxAhead) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -72,13 +85,14 @@ export async function analyseAndWrite(jobs: readonly FileJob[], options: Schedul
     try {
       let since = performance.now();
       while (ready.has(written)) {
-        const group = batches[written]!;
+        const group = jobs.get(written)!;
         const analyses = ready.get(written)!;
         ready.delete(written);
+        jobs.delete(written);
         written++;
         for (const resolve of waiting.splice(0)) resolve();
         for (let i = 0; i < group.length; i++) {
-          options.write(group[i]!, analyses[i]!);
+          options.write(group[i]!, analyses.at(i));
           // A batch of thousands of tiny files must not hold the event loop (the server's).
           if (performance.now() - since >= SLICE_MS) {
             options.onSlice();
@@ -86,6 +100,7 @@ export async function analyseAndWrite(jobs: readonly FileJob[], options: Schedul
             since = performance.now();
           }
         }
+        analyses.release();
       }
     } finally {
       writing = false;
@@ -94,9 +109,10 @@ export async function analyseAndWrite(jobs: readonly FileJob[], options: Schedul
   const lane = async () => {
     for (;;) {
       await roomAhead();
-      if (next >= batches.length) return;
+      if (next >= starts.length) return;
       const at = next++;
-      const group = batches[at]!;
+      const group = batchJobs(at);
+      jobs.set(at, group);
       ready.set(
         at,
         await analyser.analyse(

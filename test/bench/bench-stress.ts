@@ -7,7 +7,9 @@
  *      indexes them (a timer every 10 ms; the largest delay seen), and the write transactions that
  *      took over 30 ms. STRESS_GAPS=1 lists every delay over 50 ms with its phase and time (to line up
  *      with `node --trace-gc`); STRESS_NO_AUTOCHECKPOINT=1 turns SQLite's automatic WAL checkpoint off,
- *      to see whether slow commits are checkpoints. Step 3 runs the same probe idle: the noise floor.
+ *      to see whether slow commits are checkpoints; STRESS_ANALYSER=inline|workers overrides the runner's
+ *      'auto' choice. The child reports where the memory was at the peak (this thread's heap, array
+ *      buffers, the rest). Step 3 runs the same probe idle: the noise floor.
  * Bounded: about a minute on a loaded 2-core machine with the defaults.
  */
 import { spawnSync } from 'node:child_process';
@@ -79,6 +81,11 @@ try {
     .filter(Boolean)
     .map(Number);
   console.log(`  write transactions over 30 ms (commits, and any WAL checkpoint a commit runs): ${slow.length}, worst ${Math.max(0, ...slow)} ms`);
+  const at = indexed.memoryAtPeakMb as unknown as { rss: number; heapTotal: number; heapUsed: number; external: number };
+  console.log(
+    `  at the peak (while ${indexed.phaseAtPeak}): this thread's heap ${at.heapUsed} MB used of ${at.heapTotal} MB, ${at.external} MB outside it (array buffers), ` +
+      `${at.rss - at.heapTotal - at.external} MB the rest (worker threads, SQLite, code)`,
+  );
   const idle = child(['idle', String(Math.min(30, Math.ceil(Number(indexed.seconds))))]);
   console.log(`noise floor (same probe, idle, same machine load): worst ${idle.lagMaxMs} ms, p99 ${idle.lagP99Ms} ms`);
 } finally {

@@ -71,13 +71,17 @@ if (mode === 'idle') {
   let phase = 'start';
   const gaps: string[] = [];
   let memoryAtPeak = process.memoryUsage();
+  let phaseAtPeak = 'start';
   let last = performance.now();
   const probe = setInterval(() => {
     const now = performance.now();
     const gap = now - last - 10;
     // Where the resident memory is when it peaks: this thread's heap, off-heap buffers, the rest (workers' heaps, SQLite, code).
     const m = process.memoryUsage();
-    if (m.rss > memoryAtPeak.rss) memoryAtPeak = m;
+    if (m.rss > memoryAtPeak.rss) {
+      memoryAtPeak = m;
+      phaseAtPeak = phase;
+    }
     // With the time since the process started (as --trace-gc prints it), to line gaps up with collections.
     if (gap > 50) gaps.push(`${phase}:${Math.round(gap)}@${Math.round(now)}ms`);
     if (gap > worstGap) {
@@ -86,7 +90,7 @@ if (mode === 'idle') {
     }
     last = now;
   }, 10);
-  const runner = new IndexRunner(sqliteIndexStore(db), 'auto', 100);
+  const runner = new IndexRunner(sqliteIndexStore(db), (process.env.STRESS_ANALYSER as 'auto' | 'inline' | 'workers' | undefined) ?? 'auto', 100);
   runner.on('progress', (s: { phase: string | null; files_done: number }) => {
     phase = `${s.phase}@${s.files_done}`;
   });
@@ -116,6 +120,7 @@ if (mode === 'idle') {
       gapsOver50: gaps.length,
       gaps: process.env.STRESS_GAPS ? gaps.join(' ') : undefined,
       slowTransactions: slowTransactions.length ? slowTransactions.join(' ') : undefined,
+      phaseAtPeak,
       memoryAtPeakMb: Object.fromEntries(Object.entries(memoryAtPeak).map(([k, v]) => [k, Math.round(v / 2 ** 20)])),
     })}\n`,
   );

@@ -121,7 +121,8 @@ describe('deep nesting', () => {
     expect(main[2]).toMatchObject({ failure: { code: 'nesting_too_deep', line: 2 } });
     const pool = workerAnalyser(1);
     try {
-      const inWorker = await pool.analyse(paths);
+      const batch = await pool.analyse(paths);
+      const inWorker = Array.from({ length: batch.length }, (_, i) => batch.at(i));
       expect(inWorker.map((a) => (a.status === 'failed' ? a.failure : a.status))).toEqual(main.map((a) => (a.status === 'failed' ? a.failure : a.status)));
     } finally {
       await pool.close();
