@@ -15,14 +15,24 @@ export interface IndexStore {
   startRun(rootId: number | null, startedAt: string): number;
   /** These roots in the order given (all, in id order, when absent); ids that do not exist are left out. */
   roots(ids?: readonly number[]): IndexRoot[];
-  /** What the index holds for the files of a root: how planning tells a changed file from an unchanged one. */
-  knownFiles(rootId: number): KnownFile[];
+  /**
+   * What the index holds for the files of a root (how planning tells a changed file from an
+   * unchanged one), a page at a time in id order: at most `limit` files whose id is above
+   * `afterId`. Pages, so the caller can yield between them: 100,000 rows read at once held the
+   * event loop ~460 ms.
+   */
+  knownFiles(rootId: number, afterId: number, limit: number): KnownFile[];
   /** Records a failed entry of a root (replacing what a known file had); false when the root was removed meanwhile. */
   writeFailedEntry(entry: FailedEntry, old: KnownFile | undefined): boolean;
-  /** Drops the rows of files that are gone. */
+  /** Drops the rows of files that are gone (one transaction: the caller passes a bounded number). */
   removeFiles(files: readonly KnownFile[]): void;
-  /** Replaces everything the index holds for one file with this analysis; false when its root was removed (nothing written). */
-  writeFile(job: FileJob, analysis: IndexAnalysis): boolean;
+  /**
+   * Replaces everything the index holds for each file with its analysis, all in one transaction,
+   * taking the files in one pass inside it and telling `onWritten` of each as soon as it is written
+   * (`written` false when its root was removed: nothing written), so no file's analysis outlives
+   * its own write.
+   */
+  writeFiles(files: Iterable<{ job: FileJob; analysis: IndexAnalysis }>, onWritten: (job: FileJob, analysis: IndexAnalysis, written: boolean) => void): void;
   /** A storage failure (disk full, database locked…) by code and a message that holds no path; null for any other error. */
   describeError(error: unknown): { code: string; message: string } | null;
   /**

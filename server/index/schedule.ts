@@ -17,8 +17,12 @@ export interface ScheduleOptions {
   /** True when the analyser runs worker threads: batches and several in flight pay off. */
   parallel: boolean;
   salvageOf: (rootId: number) => boolean;
-  /** Writes one file's results (the single writer, on this thread); called in plan order. */
-  write: (job: FileJob, analysis: IndexAnalysis) => void;
+  /**
+   * Writes files' results (the single writer, on this thread), in one transaction; called in plan
+   * order with the files of one slice of writing (at most one batch), which must be taken in one
+   * pass inside the transaction: each is decoded as it is taken.
+   */
+  write: (files: Iterable<{ job: FileJob; analysis: IndexAnalysis }>) => void;
   /** Called between slices of writing (the run renews its lock there). */
   onSlice: () => void;
 }
@@ -91,8 +95,19 @@ export async function analyseAndWrite(plan: FilePlan, options: ScheduleOptions):
         jobs.delete(written);
         written++;
         for (const resolve of waiting.splice(0)) resolve();
-        for (let i = 0; i < group.length; i++) {
-          options.write(group[i]!, analyses.at(i));
+        // One transaction per slice of writing (a commit per file wrote several WAL pages for each
+        // tiny file). The files are decoded inside it, as the transaction takes them, and the slice
+        // ends once SLICE_MS have passed, decoding and writing both counted, or with the batch.
+        let i = 0;
+        const slice = function* () {
+          while (i < group.length) {
+            yield { job: group[i]!, analysis: analyses.at(i) };
+            i++;
+            if (performance.now() - since >= SLICE_MS) return;
+          }
+        };
+        while (i < group.length) {
+          options.write(slice());
           // A batch of thousands of tiny files must not hold the event loop (the server's).
           if (performance.now() - since >= SLICE_MS) {
             options.onSlice();

@@ -82,6 +82,10 @@ export function prepareIndexStatements(db: Db) {
     filesOfRoot: db.prepare<[number], FileRow>(
       'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings FROM files WHERE root_id = ?',
     ),
+    // The same, a page at a time in id order (an index run yields between pages).
+    filesOfRootPage: db.prepare<[number, number, number], FileRow>(
+      'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings FROM files WHERE root_id = ? AND id > ? ORDER BY id LIMIT ?',
+    ),
     // The whole row in one statement: the salvage label, a capture's terminal reason and the session end too (they
     // were separate updates, and a file that later failed kept an earlier read's). The session end's class by its id
     // in session_end_kinds (a test checks that table holds every name of shared/session-ends.ts).

@@ -241,7 +241,13 @@ export function sqliteIndexStore(db: Db): IndexStore {
     }
     markChanged(st);
   }).immediate;
-  const writeFile = db.transaction((job: FileJob, analysis: IndexAnalysis) => writeFileRows(st, job, analysis)).immediate;
+  // One transaction for a writer's slice of files, not one per file: at 100,000 tiny files a commit
+  // per file appended several WAL pages each (gigabytes of WAL, a checkpoint every second).
+  const writeFiles = db.transaction(
+    (files: Iterable<{ job: FileJob; analysis: IndexAnalysis }>, onWritten: (job: FileJob, analysis: IndexAnalysis, written: boolean) => void) => {
+      for (const { job, analysis } of files) onWritten(job, analysis, writeFileRows(st, job, analysis));
+    },
+  ).immediate;
   return {
     acquireLock: (onWaiting) => acquireIndexLock(db, onWaiting),
     tryAcquireLock: () => tryAcquireIndexLock(db),
@@ -255,10 +261,10 @@ export function sqliteIndexStore(db: Db): IndexStore {
       const known = describeDatabaseError(error);
       return known ? { code: known.code, message: known.message } : null;
     },
-    knownFiles: (rootId) => st.filesOfRoot.all(rootId),
+    knownFiles: (rootId, afterId, limit) => st.filesOfRootPage.all(rootId, afterId, limit),
     writeFailedEntry: (entry, old) => writeFailed(entry, old),
     removeFiles: (files) => removeFiles(files),
-    writeFile: (job, analysis) => writeFile(job, analysis),
+    writeFiles: (files, onWritten) => writeFiles(files, onWritten),
     finishRun: async (runId, rootIds, totals, startedMs) => {
       // The rebuild sorts every message: on a second connection in a worker, not on this event loop
       // (the caller holds the index lock, so nothing writes rows meanwhile). The transaction below

@@ -143,9 +143,14 @@ describe('the writer', () => {
       parallel: true,
       salvageOf: () => false,
       onSlice: () => {},
-      write: (j) => {
-        written.push(j.relPath);
-        events.push(`write ${j.path}`);
+      write: (files) => {
+        // One call per slice of writing, never spanning two batches.
+        const slice = [...files];
+        expect(new Set(slice.map(({ job }) => Math.floor(Number(job.relPath.slice(1, -6)) / 200))).size).toBe(1);
+        for (const { job: j } of slice) {
+          written.push(j.relPath);
+          events.push(`write ${j.path}`);
+        }
       },
     });
     expect(written).toEqual(Array.from({ length: 1000 }, (_, i) => `f${i}.jsonl`));

@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { indexDatabase } from '../../server/index-database';
+import { openDatabase } from '../../server/store/database';
+import { sqliteIndexStore } from '../../server/store/index-store';
+import { addRoot } from '../../server/store/roots';
+
+// Planning reads the known files a page at a time (2,000), gone files go in transactions of 500,
+// and the writer commits a slice of files at once: a folder of more files than any of those
+// bounds must plan, re-plan and shrink exactly as one of a few files does.
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-paged-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const FILES = 4_321;
+const row = (i: number) =>
+  JSON.stringify({
+    type: 'assistant',
+    timestamp: '2026-05-01T10:00:00.000Z',
+    version: '2.1.40',
+    message: { id: `msg_${i}`, role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' },
+  });
+
+describe('a folder of more files than a page, a removal chunk or a write slice', () => {
+  it('indexes every file once, finds them all unchanged, and removes every gone one', async () => {
+    const corpus = join(tmp, 'corpus');
+    for (let i = 0; i < FILES; i++) {
+      const dir = join(corpus, `p${Math.floor(i / 500)}`);
+      if (i % 500 === 0) mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, `s${i}.jsonl`), `${row(i)}\n`);
+    }
+    const db = openDatabase(join(tmp, 'index.db'));
+    try {
+      const root = addRoot(db, corpus);
+      const count = () => db.prepare<[], { n: number; m: number }>('SELECT count(*) AS n, sum(assistant_messages) AS m FROM files').get()!;
+
+      const first = await indexDatabase(db, { analyser: 'inline' });
+      expect(first.filesSeen).toBe(FILES);
+      expect(first.filesUnchanged).toBe(0);
+      expect(count()).toEqual({ n: FILES, m: FILES });
+
+      // The store's pages: every file once, in id order, however the pages fall.
+      const store = sqliteIndexStore(db);
+      const seen: number[] = [];
+      for (let after = 0; ; ) {
+        const page = store.knownFiles(root.id, after, 1000);
+        seen.push(...page.map((f) => f.id));
+        if (page.length < 1000) break;
+        after = page[page.length - 1]!.id;
+      }
+      expect(seen).toHaveLength(FILES);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect(new Set(seen).size).toBe(FILES);
+
+      const again = await indexDatabase(db, { analyser: 'inline' });
+      expect(again.filesUnchanged).toBe(FILES);
+      expect(again.filesRemoved).toBe(0);
+
+      // 1,500 files gone: three folders, more than two removal chunks.
+      for (const p of ['p0', 'p3', 'p7']) rmSync(join(corpus, p), { recursive: true });
+      const shrunk = await indexDatabase(db, { analyser: 'inline' });
+      expect(shrunk.filesRemoved).toBe(1500);
+      expect(shrunk.filesUnchanged).toBe(FILES - 1500);
+      expect(count()).toEqual({ n: FILES - 1500, m: FILES - 1500 });
+    } finally {
+      db.close();
+    }
+  });
+});
