@@ -10,6 +10,7 @@
  *      to see whether slow commits are checkpoints; STRESS_ANALYSER=inline|workers overrides the runner's
  *      'auto' choice. The child reports where the memory was at the peak (this thread's heap, array
  *      buffers, the rest). Step 3 runs the same probe idle: the noise floor.
+ *   Then the same folder re-indexed: unchanged, and with a tenth of its files gone (lag and time).
  * Bounded: about a minute on a loaded 2-core machine with the defaults.
  */
 import { spawnSync } from 'node:child_process';
@@ -85,6 +86,17 @@ try {
   console.log(
     `  at the peak (while ${indexed.phaseAtPeak}): this thread's heap ${at.heapUsed} MB used of ${at.heapTotal} MB, ${at.external} MB outside it (array buffers), ` +
       `${at.rss - at.heapTotal - at.external} MB the rest (worker threads, SQLite, code)`,
+  );
+  // The same folder again, nothing changed, then with a tenth of its files gone: planning reads
+  // every known file and removes the gone ones, which must not hold the loop either.
+  const again = child(['index', corpus, join(tmp, 'tiny.db')]);
+  console.log(
+    `re-index, nothing changed: ${Number(again.seconds).toFixed(1)} s, peak RSS ${again.peakRssMb} MB, event-loop lag: worst ${again.lagMaxMs} ms, p99 ${again.lagP99Ms} ms, ${again.gapsOver50} over 50 ms`,
+  );
+  for (let p = 0; p < count / 1000; p += 10) rmSync(join(corpus, `p${p}`), { recursive: true, force: true });
+  const shrunk = child(['index', corpus, join(tmp, 'tiny.db')]);
+  console.log(
+    `re-index, a tenth of the files gone: ${Number(shrunk.seconds).toFixed(1)} s, event-loop lag: worst ${shrunk.lagMaxMs} ms, p99 ${shrunk.lagP99Ms} ms, ${shrunk.gapsOver50} over 50 ms`,
   );
   const idle = child(['idle', String(Math.min(30, Math.ceil(Number(indexed.seconds))))]);
   console.log(`noise floor (same probe, idle, same machine load): worst ${idle.lagMaxMs} ms, p99 ${idle.lagP99Ms} ms`);
