@@ -9,7 +9,7 @@ import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { findingId } from '../store/finding-id';
 import { acquireIndexLock } from '../store/index-lock';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
-import { dropFileRows, failedRow, markChanged, rebuildDenominatorsIfNeeded, writeFileRows } from '../store/index-store';
+import { dropFileRows, failedRow, markChanged, rebuildDenominatorsIfNeeded, upsertFileRow, writeFileRows } from '../store/index-store';
 import { prepareLiveStatements } from './live-statements';
 
 /** A finding that was not in the index before this update (same file, code, lines and digest). */
@@ -122,7 +122,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     if (state.kind === 'unreadable' || fingerprint === '') {
       db.transaction(() => {
         if (old) dropFileRows(st, old.id);
-        st.upsertFile.run(failedRow(root.id, relPath, 0, 0, '', 'unreadable', null, Date.now()));
+        upsertFileRow(st, failedRow(root.id, relPath, 0, 0, '', 'unreadable', null, Date.now()));
         markChanged(st);
       }).immediate();
       update.filesChanged++;
@@ -146,7 +146,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       const added = analysis.status === 'ok' ? analysis.findings.length : 0;
       update.findingsAdded += added;
       update.findingsRemoved += job.previousFindings;
-      const fileId = live.fileIdByPath.get(root.id, relPath)?.id;
+      const fileId = live.fileIdByPath.get({ root_id: root.id, rel_path: relPath })?.id;
       if (fileId !== undefined && added > 0) {
         for (const f of live.findingKeysOfFile.all(fileId))
           if (!before.has(findingKey(f))) update.newFindings.push({ id: findingId(root.id, relPath, f.code, f.first_line), code: f.code });

@@ -3,7 +3,10 @@ import type { Db } from '../store/database';
 /** The statements the live update runs besides the full index's own, prepared once and named. */
 export function prepareLiveStatements(db: Db) {
   return {
-    fileIdByPath: db.prepare<[number, string], { id: number }>('SELECT id FROM files WHERE root_id = ? AND rel_path = ?'),
+    // Found through the unique (root_id, path_hash) index (migration 016); the path itself is checked too.
+    fileIdByPath: db.prepare<{ root_id: number; rel_path: string }, { id: number }>(
+      'SELECT id FROM files WHERE root_id = @root_id AND path_hash = path_hash(@rel_path) AND rel_path = @rel_path',
+    ),
     findingKeysOfFile: db.prepare<[number], { id: number; code: string; first_line: number; last_line: number; evidence_sha256: string }>(
       'SELECT id, code, first_line, last_line, evidence_sha256 FROM findings WHERE file_id = ?',
     ),

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { projectRoot } from '../project-root';
 import { DatabaseError, describeDatabaseError, isSqliteCode } from './database-errors';
+import { registerPathHash } from './path-hash';
 
 export { DatabaseError, describeDatabaseError };
 
@@ -59,6 +60,7 @@ export function openDatabase(given: string): Db {
     try {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('foreign_keys = ON');
+      registerPathHash(db);
       checkNotFuture(db);
       switchToWal(db);
       db.pragma('synchronous = NORMAL');
@@ -169,15 +171,28 @@ function migrate(db: Db): void {
   const all = migrations();
   const latest = all.reduce((v, m) => Math.max(v, m.version), 0);
   if ((db.pragma('user_version', { simple: true }) as number) >= latest) return;
-  db.transaction(() => {
-    // Another process may have migrated between our read and our lock: read again, under the lock.
-    const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > latest) checkNotFuture(db);
-    for (const m of all.filter((m) => m.version > current)) {
-      db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
-    }
-  }).immediate();
+  // A migration that copies a table others reference (SQLite's 12-step change) says so on its first
+  // line: foreign keys are off while it runs (PRAGMA foreign_keys cannot change inside the
+  // transaction), else dropping the old table would cascade; they are checked before the commit.
+  const before = db.pragma('user_version', { simple: true }) as number;
+  const keysOff = all.some((m) => m.version > before && m.sql.startsWith('-- foreign_keys: off'));
+  if (keysOff) db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      // Another process may have migrated between our read and our lock: read again, under the lock.
+      const current = db.pragma('user_version', { simple: true }) as number;
+      if (current > latest) checkNotFuture(db);
+      for (const m of all.filter((m) => m.version > current)) {
+        db.exec(m.sql);
+        db.pragma(`user_version = ${m.version}`);
+      }
+      if (keysOff && (db.pragma('foreign_key_check') as unknown[]).length > 0) {
+        throw new Error('a migration left rows whose foreign keys point nowhere: nothing was changed');
+      }
+    }).immediate();
+  } finally {
+    if (keysOff) db.pragma('foreign_keys = ON');
+  }
 }
 
 const SALT_KEY = 'pseudonym_salt';
@@ -255,6 +270,7 @@ export function openDatabaseQueryOnly(path: string): Db {
   try {
     db = new Database(resolve(path), { fileMustExist: true });
     db.pragma('query_only = ON');
+    registerPathHash(db); // statements that name it are prepared on every connection (never run here)
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     checkNotFuture(db);
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -272,6 +288,7 @@ function openForReading(abs: string): Db {
   try {
     db = new Database(abs, { readonly: true, fileMustExist: true });
     db.pragma('user_version', { simple: true }); // the first read is where a missing -shm fails
+    registerPathHash(db); // statements that name it are prepared on every connection (never run here)
     return db;
   } catch (error) {
     db?.close();
@@ -282,7 +299,9 @@ function openForReading(abs: string): Db {
         "the index database's folder is read-only and its write-ahead log (the -wal file next to it) holds changes not yet merged, which cannot be read without writing: run `report` once with write access to the folder (that merges them), or copy the database with its -wal file to a folder you can write",
       );
     }
-    return new Database(`${pathToFileURL(abs).href}?immutable=1`, { readonly: true, fileMustExist: true });
+    const immutable = new Database(`${pathToFileURL(abs).href}?immutable=1`, { readonly: true, fileMustExist: true });
+    registerPathHash(immutable);
+    return immutable;
   }
 }
 

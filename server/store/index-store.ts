@@ -87,6 +87,18 @@ export function failedRow(rootId: number, relPath: string, size: number, mtimeMs
   };
 }
 
+/**
+ * Writes a file's row and gives its id. Rows are found by (folder, 64-bit path hash) (migration
+ * 016): a second path of one folder with the same hash is refused, never written over the first.
+ */
+export function upsertFileRow(st: IndexStatements, row: Parameters<IndexStatements['upsertFile']['get']>[0]): number {
+  const written = st.upsertFile.get(row);
+  if (written === undefined) {
+    throw new Error('two files of one folder share the first 64 bits of their path digest: this index cannot hold both (nothing was written)');
+  }
+  return written.id;
+}
+
 function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCell): number {
   const day = r.day ?? '';
   const version = r.version ?? '';
@@ -117,7 +129,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
   if (analysis.status !== 'ok') {
     // Failed and in-progress files keep no messages and no findings: they are never counted as clean.
     const failed = analysis.status === 'failed';
-    fileId = st.upsertFile.get({
+    fileId = upsertFileRow(st, {
       root_id: job.rootId,
       rel_path: job.relPath,
       size: job.size,
@@ -139,7 +151,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       terminal_reason: null,
       session_end: null,
       session_end_cell: null,
-    })!.id;
+    });
     dropFileRows(st, fileId);
   } else {
     const { facts, messages } = analysis;
@@ -150,7 +162,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
     // How the session ended; its message's version, model and day are stored as a cell (migration 015).
     const end = facts.sessionEnd;
     const endCell = end ? cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain }) : null;
-    fileId = st.upsertFile.get({
+    fileId = upsertFileRow(st, {
       root_id: job.rootId,
       rel_path: job.relPath,
       size: job.size,
@@ -172,7 +184,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       terminal_reason: analysis.terminalReason ?? null,
       session_end: end?.end ?? null,
       session_end_cell: endCell,
-    })!.id;
+    });
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
       st.insertDiagnostics.run(
@@ -230,7 +242,7 @@ export function sqliteIndexStore(db: Db): IndexStore {
   const writeFailed = db.transaction((entry: FailedEntry, old: KnownFile | undefined): boolean => {
     if (!st.rootById.get(entry.rootId)) return false;
     if (old) dropFileRows(st, old.id);
-    st.upsertFile.run(failedRow(entry.rootId, entry.relPath, entry.size, entry.mtimeMs, entry.fingerprint, entry.code, null, Date.now()));
+    upsertFileRow(st, failedRow(entry.rootId, entry.relPath, entry.size, entry.mtimeMs, entry.fingerprint, entry.code, null, Date.now()));
     markChanged(st);
     return true;
   }).immediate;
