@@ -40,6 +40,17 @@ function migrations(): Migration[] {
     .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(join(migrationsDir, name), 'utf8') }));
 }
 
+/**
+ * Every connection this process opens on an index: with `path_hash()` registered, which the files
+ * upsert and migration 016 call (the shared statements are prepared on read-only connections too,
+ * where it never runs). The worker threads' own connections only checkpoint and rebuild denominators.
+ */
+function connect(filename: string, options?: Database.Options): Db {
+  const db = new Database(filename, options);
+  registerPathHash(db);
+  return db;
+}
+
 /** The schema version this build writes (its highest migration). */
 export function latestSchemaVersion(): number {
   return migrations().reduce((v, m) => Math.max(v, m.version), 0);
@@ -56,11 +67,10 @@ export function openDatabase(given: string): Db {
   const path = given === ':memory:' ? given : resolve(given);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   try {
-    const db = new Database(path);
+    const db = connect(path);
     try {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
       db.pragma('foreign_keys = ON');
-      registerPathHash(db);
       checkNotFuture(db);
       switchToWal(db);
       db.pragma('synchronous = NORMAL');
@@ -268,9 +278,8 @@ function needsUpgrade(version: number, latest: number): DatabaseError {
 export function openDatabaseQueryOnly(path: string): Db {
   let db: Db | null = null;
   try {
-    db = new Database(resolve(path), { fileMustExist: true });
+    db = connect(resolve(path), { fileMustExist: true });
     db.pragma('query_only = ON');
-    registerPathHash(db); // statements that name it are prepared on every connection (never run here)
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     checkNotFuture(db);
     const version = db.pragma('user_version', { simple: true }) as number;
@@ -286,9 +295,8 @@ export function openDatabaseQueryOnly(path: string): Db {
 function openForReading(abs: string): Db {
   let db: Db | null = null;
   try {
-    db = new Database(abs, { readonly: true, fileMustExist: true });
+    db = connect(abs, { readonly: true, fileMustExist: true });
     db.pragma('user_version', { simple: true }); // the first read is where a missing -shm fails
-    registerPathHash(db); // statements that name it are prepared on every connection (never run here)
     return db;
   } catch (error) {
     db?.close();
@@ -299,9 +307,7 @@ function openForReading(abs: string): Db {
         "the index database's folder is read-only and its write-ahead log (the -wal file next to it) holds changes not yet merged, which cannot be read without writing: run `report` once with write access to the folder (that merges them), or copy the database with its -wal file to a folder you can write",
       );
     }
-    const immutable = new Database(`${pathToFileURL(abs).href}?immutable=1`, { readonly: true, fileMustExist: true });
-    registerPathHash(immutable);
-    return immutable;
+    return connect(`${pathToFileURL(abs).href}?immutable=1`, { readonly: true, fileMustExist: true });
   }
 }
 

@@ -51,9 +51,6 @@ export function dropFileRows(st: IndexStatements, fileId: number): void {
   st.deleteDiagnosticsOfFile.run(fileId);
 }
 
-/** What a failed or in-progress file has none of: salvage, a capture's terminal reason, a session end. */
-const NO_EXTRAS = { salvaged: 0, damage: null, terminal_reason: null, session_end: null, session_end_cell: null };
-
 /** A diagnostics object as JSON, or null when it is empty (migration 015: most are). */
 function jsonUnlessEmpty(counts: Record<string, number>): string | null {
   for (const _ in counts) return JSON.stringify(counts);
@@ -65,14 +62,29 @@ function timestampMs(value: string | null): number | null {
   return value === null ? null : Date.parse(value);
 }
 
-export function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: number) {
+/**
+ * The row of a file that has no content in the index (failed, or still being written): no messages,
+ * findings, salvage, terminal reason or session end, so it is never counted as clean. One plain
+ * object literal (not a spread of a shared base: see writeFileRows).
+ */
+function contentlessRow(
+  rootId: number,
+  relPath: string,
+  size: number,
+  mtimeMs: number,
+  fingerprint: string,
+  status: 'failed' | 'in_progress',
+  code: string | null,
+  line: number | null,
+  indexedMs: number,
+) {
   return {
     root_id: rootId,
     rel_path: relPath,
     size,
     mtime_ms: mtimeMs,
     fingerprint,
-    status: 'failed',
+    status,
     error_code: code,
     error_line: line,
     first_row_ms: null,
@@ -81,10 +93,18 @@ export function failedRow(rootId: number, relPath: string, size: number, mtimeMs
     sidechain: 0,
     assistant_messages: 0,
     findings: 0,
-    indexed_ms: now,
+    indexed_ms: indexedMs,
     format: null,
-    ...NO_EXTRAS,
+    salvaged: 0,
+    damage: null,
+    terminal_reason: null,
+    session_end: null,
+    session_end_cell: null,
   };
+}
+
+export function failedRow(rootId: number, relPath: string, size: number, mtimeMs: number, fingerprint: string, code: string, line: number | null, now: number) {
+  return contentlessRow(rootId, relPath, size, mtimeMs, fingerprint, 'failed', code, line, now);
 }
 
 /**
@@ -129,29 +149,20 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
   if (analysis.status !== 'ok') {
     // Failed and in-progress files keep no messages and no findings: they are never counted as clean.
     const failed = analysis.status === 'failed';
-    fileId = upsertFileRow(st, {
-      root_id: job.rootId,
-      rel_path: job.relPath,
-      size: job.size,
-      mtime_ms: job.mtimeMs,
-      fingerprint: job.fingerprint,
-      indexed_ms: indexedMs,
-      format,
-      status: analysis.status,
-      error_code: failed ? analysis.failure.code : null,
-      error_line: failed ? analysis.failure.line : null,
-      first_row_ms: null,
-      row_span_ms: null,
-      session_hash: null,
-      sidechain: 0,
-      assistant_messages: 0,
-      findings: 0,
-      salvaged: 0,
-      damage: null,
-      terminal_reason: null,
-      session_end: null,
-      session_end_cell: null,
-    });
+    fileId = upsertFileRow(
+      st,
+      contentlessRow(
+        job.rootId,
+        job.relPath,
+        job.size,
+        job.mtimeMs,
+        job.fingerprint,
+        analysis.status,
+        failed ? analysis.failure.code : null,
+        failed ? analysis.failure.line : null,
+        indexedMs,
+      ),
+    );
     dropFileRows(st, fileId);
   } else {
     const { facts, messages } = analysis;

@@ -19,6 +19,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync, wri
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { tinyAssistantRow } from '../support/tiny-transcript';
 
 const { values } = parseArgs({
   options: {
@@ -39,13 +40,7 @@ function child(args: string[]): Record<string, number | string | null> {
   return JSON.parse(r.stdout.trim().split('\n').pop()!);
 }
 
-const row = (i: number) =>
-  JSON.stringify({
-    type: 'assistant',
-    timestamp: '2026-05-01T10:00:00.000Z',
-    version: '2.1.40',
-    message: { id: `msg_${i}`, role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' },
-  });
+const row = (i: number) => tinyAssistantRow(`msg_${i}`);
 
 try {
   // 1. Blank lines.

@@ -6,6 +6,7 @@ import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
 import { sqliteIndexStore } from '../../server/store/index-store';
 import { addRoot } from '../../server/store/roots';
+import { tinyAssistantRow } from '../support/tiny-transcript';
 
 // Planning reads the known files a page at a time (2,000), gone files go in transactions of 500,
 // and the writer commits a slice of files at once: a folder of more files than any of those
@@ -14,13 +15,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'tcf-paged-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const FILES = 4_321;
-const row = (i: number) =>
-  JSON.stringify({
-    type: 'assistant',
-    timestamp: '2026-05-01T10:00:00.000Z',
-    version: '2.1.40',
-    message: { id: `msg_${i}`, role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' },
-  });
+const row = (i: number) => tinyAssistantRow(`msg_${i}`);
 
 describe('a folder of more files than a page, a removal chunk or a write slice', () => {
   it('indexes every file once, finds them all unchanged, and removes every gone one', async () => {

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { runCli } from '../support/run-cli';
+import { finishedIndex } from './support/finished-index';
 
 // A read-only folder is only read-only to someone who is not root: root ignores the mode bits.
 // So when the suite runs as root, the reading commands run as `nobody` (uid 65534) through
@@ -34,16 +35,7 @@ function runAsReader(args: string[]) {
 
 let corpus: string;
 let expected: string;
-const makeIndex = (name: string) => {
-  const dir = join(tmp, name);
-  mkdirSync(dir);
-  const db = join(dir, 'index.db');
-  // 2: the demo corpus holds one damaged file on purpose.
-  expect(runCli(['index', corpus, '--db', db]).status).toBe(2);
-  // The last writer closed it: every change is merged and SQLite removed its side files.
-  expect(readdirSync(dir)).toEqual(['index.db']);
-  return { dir, db };
-};
+const makeIndex = (name: string) => finishedIndex(tmp, name, corpus);
 
 beforeAll(() => {
   const out = join(tmp, 'corpus');

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { startServer } from '../../server/serve';
 import { runCli } from '../support/run-cli';
+import { finishedIndex } from './support/finished-index';
 import { READ_ONLY_FOLDER_MODE, serveCommandAsReader, startServeAsReader } from './support/read-only-server';
 
 // `serve` on an index it cannot write, run as a user the operating system stops from writing
@@ -31,16 +32,7 @@ beforeAll(() => {
   for (const dir of [out, join(tmp, 'extra')]) chmodSync(dir, 0o755);
 });
 
-/** A finished index of the corpus, alone in its folder (its last writer closed it: no side files). */
-function makeIndex(name: string): { dir: string; db: string } {
-  const dir = join(tmp, name);
-  mkdirSync(dir);
-  const db = join(dir, 'index.db');
-  // 2: the demo corpus holds one damaged file on purpose.
-  expect(runCli(['index', corpus, '--db', db]).status).toBe(2);
-  expect(readdirSync(dir)).toEqual(['index.db']);
-  return { dir, db };
-}
+const makeIndex = (name: string) => finishedIndex(tmp, name, corpus);
 
 /** Everything that would show a write: the folder's entries and mtime, the file's mtime and bytes. */
 function stateOf(dir: string, db: string) {

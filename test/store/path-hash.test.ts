@@ -6,6 +6,7 @@ import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
 import { pathHash } from '../../server/store/path-hash';
 import { addRoot } from '../../server/store/roots';
+import { tinyAssistantRow } from '../support/tiny-transcript';
 
 // Migration 016: a file's row is found by (folder, first 64 bits of SHA-256 of its relative path),
 // so the index does not hold every path a second time. The row keeps the path, and two paths whose
@@ -13,13 +14,7 @@ import { addRoot } from '../../server/store/roots';
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-pathhash-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const row = (id: string) =>
-  `${JSON.stringify({
-    type: 'assistant',
-    timestamp: '2026-05-01T10:00:00.000Z',
-    version: '2.1.40',
-    message: { id, role: 'assistant', model: 'claude-opus-4-6', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn' },
-  })}\n`;
+const row = (id: string) => `${tinyAssistantRow(id)}\n`;
 
 describe('files keyed by path hash', () => {
   it('keys the unique index by (root_id, path_hash), not by the path, with foreign keys back on after migrating', () => {
