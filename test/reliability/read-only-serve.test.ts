@@ -9,7 +9,7 @@ import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { startServer } from '../../server/serve';
 import { runCli } from '../support/run-cli';
 import { finishedIndex } from './support/finished-index';
-import { READ_ONLY_FOLDER_MODE, serveCommandAsReader, startServeAsReader } from './support/read-only-server';
+import { READ_ONLY_FOLDER_MODE, readerBlocked, serveCommandAsReader, startServeAsReader } from './support/read-only-server';
 
 // `serve` on an index it cannot write, run as a user the operating system stops from writing
 // (support/read-only-server.ts: `nobody` on a root-owned 0755 folder when the suite runs as root).
@@ -117,7 +117,7 @@ const BODIES: Record<string, (folderId: number) => unknown> = {
   'POST /api/index-runs': (id) => ({ folder_id: id }),
 };
 
-describe('serve on an index this user cannot write', () => {
+describe.skipIf(readerBlocked !== null)('serve on an index this user cannot write', () => {
   it('starts read-only, answers every GET as a writable server on a copy does, refuses every state change with read_only, and writes nothing', async () => {
     const ro = makeIndex('ro-folder');
     const copy = join(tmp, 'copy');

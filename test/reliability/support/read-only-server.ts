@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { type Child, cli } from './spawn';
 
 /**
@@ -9,6 +11,21 @@ import { type Child, cli } from './spawn';
  */
 export const asRoot = process.getuid?.() === 0;
 export const reader = asRoot ? { uid: 65534, gid: 65534 } : undefined;
+/**
+ * Why the reader cannot run this checkout's CLI, or null when it can. As root the reader is uid
+ * 65534, which cannot enter a checkout under a private folder (`mktemp -d` and home folders are
+ * 0700): the tests that need the reader are then skipped with this notice, rather than failing on
+ * "Cannot find module". CI (TCF_REQUIRE_SHARED) never skips them: there they run or fail.
+ */
+export const readerBlocked: string | null = (() => {
+  if (!asRoot || process.env.TCF_REQUIRE_SHARED) return null;
+  const launch = join(import.meta.dirname, '../../../server/cli/launch.mjs');
+  const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(launch)})`], { uid: 65534, gid: 65534, cwd: '/' });
+  if (probe.status === 0) return null;
+  return 'NOTICE: skipped the read-only database tests: they run the CLI as uid 65534 (root ignores read-only modes), which cannot enter this checkout (a folder on its path is private, mode 0700); clone it under a folder others can enter to run them (CI runs them)';
+})();
+if (readerBlocked) console.warn(readerBlocked);
+
 /** The mode that makes a folder read-only to the reader. */
 export const READ_ONLY_FOLDER_MODE = asRoot ? 0o755 : 0o555;
 
