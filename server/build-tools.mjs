@@ -26,3 +26,22 @@ export function newestMtime(path) {
   if (!stat.isDirectory()) return stat.mtimeMs;
   return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
 }
+
+/**
+ * Bundles the CLI (one chunk per command) with the index's worker beside it into `outdir`: what
+ * `npm run cli` builds into node_modules/.cache at first start, and what `npm pack` ships prebuilt
+ * (server/cli/prepack.mjs), so the installed command needs neither esbuild nor TypeScript.
+ * Packages stay external: they are the installed package's dependencies.
+ */
+export async function buildCliBundle(root, outdir) {
+  const { build } = await import('esbuild');
+  await build({
+    ...SERVER_BUNDLE_OPTIONS,
+    // The worker is named ANALYSE_WORKER_BUNDLE: the pool looks for it beside its own chunk.
+    entryPoints: { main: join(root, 'server/cli/main.ts'), [ANALYSE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, ANALYSE_WORKER_SOURCE) },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    packages: 'external',
+  });
+}

@@ -5,9 +5,13 @@ import { projectRoot } from './project-root';
 
 export const WEB_DIST = join(projectRoot, 'web/dist');
 
-/** True when web/dist is missing or older than any source it is built from. */
+/**
+ * True when web/dist is missing or older than any source it is built from. An installed package
+ * ships the page prebuilt and no sources (server/cli/prepack.mjs): never stale there.
+ */
 export function webBuildIsStale(): boolean {
   const index = join(WEB_DIST, 'index.html');
+  if (!existsSync(join(projectRoot, 'web/src'))) return false;
   if (!existsSync(index)) return true;
   const sources = ['web/index.html', 'web/src', 'shared', 'vite.config.ts', 'package.json'].map((p) => join(projectRoot, p));
   const newest = Math.max(...sources.filter(existsSync).map(newestMtime));

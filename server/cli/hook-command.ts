@@ -203,7 +203,8 @@ export async function runHook(event: HookEvent, options: { port?: number; stdin?
 
 /** The settings.json snippet that installs both hooks; printed, never written. */
 export function hookSettingsSnippet(): string {
-  const launch = join(projectRoot, 'server/cli/launch.mjs');
+  // bin.mjs runs the sources in a checkout and the prebuilt bundle in an installed package.
+  const launch = join(projectRoot, 'server/cli/bin.mjs');
   const command = (event: HookEvent) => `"${process.execPath}" "${launch}" hook ${event}`;
   const entry = (event: HookEvent) => [{ hooks: [{ type: 'command', command: command(event), timeout: 10 }] }];
   return JSON.stringify({ hooks: { Stop: entry('stop'), SubagentStop: entry('subagent-stop') } }, null, 2) + '\n';

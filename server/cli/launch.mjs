@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, newestMtime, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
+import { buildCliBundle, newestMtime } from '../build-tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // TCF_CLI_BUNDLE_DIR (for tests) must be inside the checkout too: the bundle imports packages from node_modules.
@@ -25,18 +25,9 @@ const bundleDir = join(cacheDir, `cli-${stamp}`);
 const entry = join(bundleDir, 'main.mjs');
 
 if (!existsSync(entry)) {
-  const { build } = await import('esbuild');
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${bundleDir}.${process.pid}.partial`;
-  await build({
-    ...SERVER_BUNDLE_OPTIONS,
-    // The worker is named ANALYSE_WORKER_BUNDLE: the pool looks for it beside its own chunk.
-    entryPoints: { main: join(root, 'server/cli/main.ts'), [ANALYSE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, ANALYSE_WORKER_SOURCE) },
-    outdir: partial,
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    packages: 'external',
-  });
+  await buildCliBundle(root, partial);
   try {
     renameSync(partial, bundleDir);
   } catch {

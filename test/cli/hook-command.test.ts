@@ -174,8 +174,8 @@ describe('hook stop as a process', () => {
     const settings = JSON.parse(run.stdout) as { hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> };
     expect(run.stdout).toBe(hookSettingsSnippet());
     expect(Object.keys(settings.hooks)).toEqual(['Stop', 'SubagentStop']);
-    expect(settings.hooks.Stop![0]!.hooks[0]!.command).toMatch(/launch\.mjs" hook stop$/);
-    expect(settings.hooks.SubagentStop![0]!.hooks[0]!.command).toMatch(/launch\.mjs" hook subagent-stop$/);
+    expect(settings.hooks.Stop![0]!.hooks[0]!.command).toMatch(/bin\.mjs" hook stop$/);
+    expect(settings.hooks.SubagentStop![0]!.hooks[0]!.command).toMatch(/bin\.mjs" hook subagent-stop$/);
     expect(run.stderr).toContain('nothing was written');
   });
 });
