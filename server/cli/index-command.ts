@@ -2,7 +2,7 @@ import { printable } from '../../shared/printable';
 import type { IndexSummary } from '../index/index-roots';
 import { indexDatabase } from '../index-database';
 import type { Db } from '../store/database';
-import { addRoot } from '../store/roots';
+import { addRoot, validateRootPath } from '../store/roots';
 import { stderrProgress } from './progress-bar';
 
 /** Adds each folder as a root (validated: an existing folder, not a link) and indexes them. */
@@ -15,6 +15,14 @@ export async function runIndex(db: Db, dirs: readonly string[], options: { salva
     // Runs on one database take turns: say why nothing moves.
     onWaiting: (holder) => process.stderr.write(`waiting: ${holder.message.replace(/; try again.*$/, '')}…\n`),
   });
+}
+
+/**
+ * Checks every folder before the database is opened: a missing or linked folder is refused
+ * without leaving a new, empty index behind (opening creates the file).
+ */
+export function checkIndexFolders(dirs: readonly string[]): void {
+  for (const dir of dirs) validateRootPath(dir);
 }
 
 export function formatIndexSummary(s: IndexSummary): string {

@@ -21,13 +21,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // Each command imports what it needs when it runs, so `scan` does not pay for the server's
 // modules and `--help` answers at once.
 async function loadIndex() {
-  const [{ openDatabase }, { defaultDbPath }, { runIndex, formatIndexSummary }, options] = await Promise.all([
+  const [{ openDatabase }, { defaultDbPath }, { runIndex, formatIndexSummary, checkIndexFolders }, options] = await Promise.all([
     import('../store/database'),
     import('../store/default-db-path'),
     import('./index-command'),
     import('./cli-options'),
   ]);
-  return { openDatabase, defaultDbPath, runIndex, formatIndexSummary, ...options };
+  return { openDatabase, defaultDbPath, runIndex, formatIndexSummary, checkIndexFolders, ...options };
 }
 
 /** A port, strictly: digits only, 1-65535 ("45031abc" is refused, not read as 45031). */
@@ -38,7 +38,7 @@ function parsePort(value: string): number {
 }
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
-const DB_HELP = 'index database (default: $TCF_DB, else $XDG_DATA_HOME or ~/.local/share, /tool-call-forensics/index.db)';
+const DB_HELP = 'index database (default: $TCF_DB, else $XDG_DATA_HOME/tool-call-forensics/index.db, else ~/.local/share/tool-call-forensics/index.db)';
 
 const program = new Command();
 program
@@ -71,7 +71,8 @@ program
   .option('--db <file>', DB_HELP)
   .option('--salvage', 'read the complete rows of damaged files instead of failing them (this run; salvaged files are labelled)')
   .action(async (dirs: string[], options: { db?: string; salvage?: boolean }) => {
-    const { openDatabase, defaultDbPath, runIndex, formatIndexSummary } = await loadIndex();
+    const { openDatabase, defaultDbPath, runIndex, formatIndexSummary, checkIndexFolders } = await loadIndex();
+    checkIndexFolders(dirs);
     const db = openDatabase(options.db ?? defaultDbPath());
     try {
       const summary = await runIndex(db, dirs, { salvage: options.salvage === true });

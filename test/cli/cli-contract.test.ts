@@ -115,6 +115,24 @@ describe('usage errors: exit 2, one line on stderr naming the bad value and the 
     expect(existsSync(join(tmp, 'typo'))).toBe(false);
   });
 
+  it.each([
+    ['a missing folder', 'no-such-folder', /^error: the folder does not exist$/],
+    ['a file, not a folder', 'notes-file', /^error: the path is not a folder$/],
+  ])('index of %s: refused in one line, and no database created', (_name, dir, message) => {
+    writeFileSync(join(tmp, 'notes-file'), 'x');
+    const fresh = join(tmp, 'index-refused', 'index.db');
+    const run = runCli(['index', join(tmp, dir), '--db', fresh]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trimEnd()).toMatch(message);
+    expect(existsSync(join(tmp, 'index-refused'))).toBe(false);
+  });
+
+  it('--db help names the default path whole', () => {
+    const run = runCli(['index', '--help']);
+    expect(run.stdout.replace(/\s+/g, ' ')).toContain('else ~/.local/share/tool-call-forensics/index.db)');
+  });
+
   it('verify --db naming no file: refused, and no database created', () => {
     const report = join(tmp, 'report.json');
     expect(runCli(['export', '--format', 'json', '--files', 'keep', '--db', db, '--out', report]).status).toBe(0);
