@@ -41,8 +41,9 @@ const span = (known: readonly string[]) => (known.length ? `indexed versions run
 
 /**
  * `2026-05-01..2026-05-28` (days), `2.1.36..2.1.39` (versions, inclusive, semantic order) or `2.1.39,2.1.40`.
- * Refuses what would compare something other than what was typed: unknown versions, reversed
- * ranges, impossible days, and ranges holding no indexed version or day.
+ * Refuses what would compare something other than what was typed: unknown versions in a list, reversed
+ * ranges, impossible days, and ranges holding no indexed version or day. A range's ends need not be
+ * indexed: it takes the indexed versions or days within.
  */
 export function parseSide(spec: string, knownVersions: readonly string[], knownDays: readonly string[] = []): Side {
   const range = spec.split('..');
@@ -56,12 +57,12 @@ export function parseSide(spec: string, knownVersions: readonly string[], knownD
         throw new BadSideError(`no indexed day lies in ${spec} (indexed days run ${knownDays[0]}–${knownDays[knownDays.length - 1]})`, 'empty_side');
       return { spec, kind: 'days', versions: [], from: lo, to: hi };
     }
-    for (const v of [lo, hi]) {
-      if (!VERSION.test(v)) throw new BadSideError(`"${v}" is not a version (like 2.1.40)`);
-      if (!knownVersions.includes(v)) throw new BadSideError(`version ${v} is not in the index (${span(knownVersions)})`, 'unknown_version');
-    }
+    // A range's ends need only be versions: it takes the indexed versions within (2.1.150..2.1.200
+    // works when 2.1.200 was never indexed), like a day range; a range holding none is refused.
+    for (const v of [lo, hi]) if (!VERSION.test(v)) throw new BadSideError(`"${v}" is not a version (like 2.1.40)`);
     if (compareVersions(lo, hi) > 0) throw new BadSideError(`"${spec}" is reversed: ${lo} comes after ${hi} (did you mean ${hi}..${lo}?)`, 'reversed_range');
     const versions = knownVersions.filter((v) => compareVersions(v, lo) >= 0 && compareVersions(v, hi) <= 0);
+    if (versions.length === 0) throw new BadSideError(`no indexed version lies in ${spec} (${span(knownVersions)})`, 'empty_side');
     return { spec, kind: 'versions', versions, from: null, to: null };
   }
   const versions = spec.split(',').filter(Boolean);

@@ -20,10 +20,17 @@ describe('compare sides are validated, not guessed', () => {
     expect(parseSide('2026-05-01..2026-05-31', KNOWN, DAYS)).toMatchObject({ kind: 'days', from: '2026-05-01', to: '2026-05-31' });
   });
 
+  it('takes the indexed versions within a range whose ends were never indexed', () => {
+    expect(parseSide('2.1.38..2.1.99', KNOWN).versions).toEqual(['2.1.38', '2.1.39', '2.1.40', '2.1.41', '2.1.42']);
+    expect(parseSide('2.0.1..2.1.37', KNOWN).versions).toEqual(['2.1.36', '2.1.37']);
+    expect(parseSide('2.1.36-beta..2.1.365', KNOWN).versions).toEqual(KNOWN);
+  });
+
   it('refuses unknown versions and garbled ranges with a message naming them', () => {
     expect(bad(() => parseSide('9.9.9', KNOWN)).code).toBe('unknown_version');
     expect(bad(() => parseSide('2.1.36..2.1.392.19', KNOWN)).message).toContain('2.1.392.19');
-    expect(bad(() => parseSide('2.1.36..2.1.99', KNOWN)).message).toContain('not in the index');
+    expect(bad(() => parseSide('2.1.50..2.1.99', KNOWN)).code).toBe('empty_side');
+    expect(bad(() => parseSide('2.1.50..2.1.99', KNOWN)).message).toContain('no indexed version lies in 2.1.50..2.1.99');
     expect(bad(() => parseSide('2.1.36..2.1.37..2.1.38', KNOWN)).code).toBe('bad_side');
     expect(bad(() => parseSide('2026-02-30..2026-03-01', KNOWN, DAYS)).message).toContain('not a day');
     expect(bad(() => parseSide('2027-01-01..2027-02-01', KNOWN, DAYS)).code).toBe('empty_side');

@@ -143,6 +143,8 @@ describe('compare sides typed by hand', () => {
     expect(parseSideText('2.1.36..2.1.38', known)).toEqual({ kind: 'versions', versions: ['2.1.36', '2.1.37', '2.1.38'] });
     expect(parseSideText('2.1.36..2.1.392.19', known)).toEqual({ error: '"2.1.392.19" is not a version (like 2.1.40)' });
     expect(parseSideText('2.1.99', known)).toEqual({ error: 'version 2.1.99 is not in the index' });
+    expect(parseSideText('2.1.38..2.1.200', known)).toEqual({ kind: 'versions', versions: ['2.1.38', '2.1.39', '2.1.40'] });
+    expect(parseSideText('2.1.50..2.1.200', known)).toEqual({ error: 'no indexed version in 2.1.50..2.1.200' });
     expect(parseSideText('2.1.40..2.1.36', known)).toMatchObject({ error: expect.stringContaining('did you mean 2.1.36..2.1.40') });
     expect(parseSideText('', known)).toMatchObject({ error: expect.stringContaining('empty') });
     expect(parseSideText('2026-07-01..2026-07-09', known, { first: '2026-05-01', last: '2026-06-11' })).toMatchObject({

@@ -8,7 +8,7 @@ export type ParsedSide = { kind: 'versions'; versions: string[] } | { kind: 'day
 
 /**
  * A side typed by hand, read the way the server reads it, so the page can say what is wrong
- * before asking: unknown versions, garbled or reversed ranges, days outside the index.
+ * before asking: unknown versions, garbled or reversed ranges, ranges holding no indexed version or day.
  */
 export function parseSideText(
   spec: string,
@@ -28,12 +28,12 @@ export function parseSideText(
         return { error: `no indexed day in ${text} (indexed: ${span.first} to ${span.last})` };
       return { kind: 'days', from: lo, to: hi };
     }
-    for (const v of [lo, hi]) {
-      if (!VERSION.test(v)) return { error: `"${v}" is not a version (like 2.1.40)` };
-      if (!known.includes(v)) return { error: `version ${v} is not in the index` };
-    }
+    // The ends need only be versions: the range takes the indexed versions within, as the server does.
+    for (const v of [lo, hi]) if (!VERSION.test(v)) return { error: `"${v}" is not a version (like 2.1.40)` };
     if (compareVersions(lo, hi) > 0) return { error: `reversed: ${lo} comes after ${hi} (did you mean ${hi}..${lo}?)` };
-    return { kind: 'versions', versions: known.filter((v) => compareVersions(v, lo) >= 0 && compareVersions(v, hi) <= 0) };
+    const versions = known.filter((v) => compareVersions(v, lo) >= 0 && compareVersions(v, hi) <= 0);
+    if (versions.length === 0) return { error: `no indexed version in ${text}` };
+    return { kind: 'versions', versions };
   }
   const versions = text.split(',').map((v) => v.trim());
   for (const v of versions) {
