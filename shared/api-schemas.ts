@@ -611,6 +611,11 @@ export const SessionMark = Type.Object({
 export const SessionFile = Type.Object({
   file: Type.String(),
   sidechain: Type.Boolean(),
+  /**
+   * `copy`: every model message of this file is also in a file listed before it (a copied or
+   * re-saved transcript); it is shown, but its rows are not added to the session's totals.
+   */
+  role: Type.Union([Type.Literal('main'), Type.Literal('subagent'), Type.Literal('copy')]),
   status: Type.Union([Type.Literal('ok'), Type.Literal('unreadable')]),
   rows: Type.Integer(),
   turns: Type.Integer(),
@@ -627,8 +632,9 @@ export const SessionResponse = Type.Object({
   session_hash: Type.String(),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
-  /** The session's files (its transcript and its subagents'). */
+  /** The session's files (its transcript, its subagents', and copies of either). */
   rows: Type.Array(SessionFile),
+  /** turns: distinct model messages over every file; calls, errors and compactions: over the files that are not copies. */
   totals: Type.Object({ turns: Type.Integer(), calls: Type.Integer(), errors: Type.Integer(), compactions: Type.Integer(), findings: Type.Integer() }),
 });
 export type SessionResponse = Static<typeof SessionResponse>;

@@ -26,6 +26,9 @@ function prepare(db: Db) {
              f.first_row_ms + f.row_span_ms AS last_row_ms
       FROM files f JOIN roots r ON r.id = f.root_id
       WHERE f.session_hash = unhex(@session_hash) AND f.status = 'ok' ORDER BY f.sidechain, f.first_row_ms IS NULL, f.first_row_ms, f.rel_path`),
+    messageHashes: db
+      .prepare<{ file_id: number }, { message_hash: bigint }>(`SELECT message_hash FROM messages WHERE file_id = @file_id AND synthetic = 0`)
+      .safeIntegers(),
     findings: db.prepare<{ file_id: number }, FindingRow>(`
       SELECT fi.id, fi.code, f.root_id, '' AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines, fi.evidence_sha256,
              '' AS day, '' AS version, '' AS model, fi.block_types, fi.signed_thinking, 0 AS sidechain, fi.counted, fi.details
@@ -63,8 +66,8 @@ function countsOf(rows: RowMeta[]) {
 const ms = (t: number | null) => t ?? Number.NaN;
 
 /**
- * A session (files sharing one session hash: the main transcript and its subagents) on a time
- * line: per file, counts of turns, calls, errors and compactions from a metadata-only re-read,
+ * A session (files sharing one session hash: the main transcript, its subagents, and copies of
+ * either) on a time line: per file, counts of turns, calls, errors and compactions from a metadata-only re-read,
  * the marks where those happened, and the session's findings.
  */
 export function getSession(db: Db, sessionHash: string): SessionResponse | null {
@@ -72,6 +75,17 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
   if (!st) cache.set(db, (st = prepare(db)));
   const files = st.files.all({ session_hash: sessionHash });
   if (files.length === 0) return null;
+  // A file whose every model message is in a file listed before it is a copy (Claude Code's
+  // transcript copied or saved twice): listed, but counted once.
+  const seen = new Set<bigint>();
+  const turnsSeen = new Set<bigint>();
+  const copies = new Set<number>();
+  for (const f of files) {
+    const hashes = st.messageHashes.all({ file_id: f.id }).map((m) => m.message_hash);
+    for (const h of hashes) turnsSeen.add(h);
+    if (hashes.length > 0 && hashes.every((h) => seen.has(h))) copies.add(f.id);
+    else for (const h of hashes) seen.add(h);
+  }
   const out: SessionResponse['rows'] = files.map((f) => {
     const path = pathUnderRoot(f.root_path, f.file);
     const rows = path ? readAllRowMetadata(path) : null;
@@ -81,6 +95,7 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
     return {
       file: f.file,
       sidechain: f.sidechain === 1,
+      role: copies.has(f.id) ? 'copy' : f.sidechain === 1 ? 'subagent' : 'main',
       status: rows ? 'ok' : 'unreadable',
       rows: rows?.length ?? 0,
       turns: f.assistant_messages,
@@ -91,14 +106,14 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
   });
   const days = files.flatMap((f) => [f.first_row_ms, f.last_row_ms]).flatMap((t) => (t === null ? [] : [new Date(t).toISOString().slice(0, 10)]));
   days.sort();
-  const total = (k: 'turns' | 'calls' | 'errors' | 'compactions') => out.reduce((a, f) => a + f[k], 0);
+  const total = (k: 'calls' | 'errors' | 'compactions') => out.reduce((a, f) => a + (f.role === 'copy' ? 0 : f[k]), 0);
   return {
     session_hash: sessionHash,
     first_day: days[0] ?? null,
     last_day: days[days.length - 1] ?? null,
     rows: out,
     totals: {
-      turns: total('turns'),
+      turns: turnsSeen.size,
       calls: total('calls'),
       errors: total('errors'),
       compactions: total('compactions'),

@@ -10,10 +10,20 @@ import {
   formatRateWithInterval,
   formatShortDay,
   formatTimestamp,
+  middleTruncate,
   shortDigest,
 } from '../../web/src/lib/format';
 
 describe('formatters', () => {
+  it.each([
+    ['short/name.jsonl', 34, 'short/name.jsonl'],
+    ['demo/-home-user-project-0/2aab9fb1-48f1-4de9-89cf-50181871d769.jsonl', 34, 'demo/-home-us…f-50181871d769.jsonl'],
+    ['abcdefghij', 5, 'a…hij'],
+  ])('middleTruncate(%s, %i) = %s', (text, max, cut) => {
+    expect(middleTruncate(text, max)).toBe(cut);
+    expect(middleTruncate(text, max).length).toBeLessThanOrEqual(max);
+  });
+
   it.each([
     [0, '0‰'],
     [0.004, '0.00‰'],

@@ -38,38 +38,49 @@ const gap = (s: number | null) => (s === null ? '' : s < 60 ? `+${s}s` : s < 360
 /** The rows around a finding, metadata only: glyph, line, kind, blocks, stop reason, calls, gap. */
 export function TurnStrip({ rows }: { rows: StripRow[] }) {
   return (
-    <ol className="strip" aria-label="Rows around the finding" data-testid="turn-strip">
-      {rows.map((r) => {
-        const k = rowKind(r);
-        return (
-          <li key={r.line} className={`strip-row kind-${k.kind}${r.in_finding ? ' in-finding' : ''}`} data-line={r.line} title={k.label}>
-            <span className="strip-glyph" aria-hidden="true">
-              {k.glyph}
-            </span>
-            <span className="strip-line">{r.line}</span>
-            <span className="strip-what">
-              {k.label}
-              {r.sidechain ? ' · subagent' : ''}
-            </span>
-            <span className="strip-blocks">{r.blocks.join(' › ') || r.sub_kind || '–'}</span>
-            <span className="strip-calls">
-              {r.tool_calls.map((c, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: calls of one row never reorder; the index is their position
-                <code key={i} className={c.empty_input ? 'empty-input' : undefined}>
-                  {c.tool}
-                  {c.empty_input ? ' {}' : ''}
-                </code>
-              ))}
-            </span>
-            <span className="strip-stop">
-              {r.stop_reason ?? ''}
-              {r.output_tokens !== null ? ` · ${r.output_tokens} tok` : ''}
-              {r.at_max_tokens ? ' · at max' : ''}
-            </span>
-            <span className="strip-gap">{gap(r.seconds_since_previous)}</span>
-          </li>
-        );
-      })}
-    </ol>
+    <>
+      <div className="strip-row strip-head" data-testid="turn-strip-head" aria-hidden="true">
+        <span />
+        <span className="strip-line">line</span>
+        <span>row</span>
+        <span>blocks</span>
+        <span>tool calls</span>
+        <span>stop reason · output tokens</span>
+        <span className="strip-gap">gap</span>
+      </div>
+      <ol className="strip" aria-label="Rows around the finding" data-testid="turn-strip">
+        {rows.map((r) => {
+          const k = rowKind(r);
+          return (
+            <li key={r.line} className={`strip-row kind-${k.kind}${r.in_finding ? ' in-finding' : ''}`} data-line={r.line} title={k.label}>
+              <span className="strip-glyph" aria-hidden="true">
+                {k.glyph}
+              </span>
+              <span className="strip-line">{r.line}</span>
+              <span className="strip-what">
+                {k.label}
+                {r.sidechain ? ' · subagent' : ''}
+              </span>
+              <span className="strip-blocks">{r.blocks.join(' › ') || r.sub_kind || '–'}</span>
+              <span className="strip-calls">
+                {r.tool_calls.map((c, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: calls of one row never reorder; the index is their position
+                  <code key={i} className={c.empty_input ? 'empty-input' : undefined}>
+                    {c.tool}
+                    {c.empty_input ? ' {}' : ''}
+                  </code>
+                ))}
+              </span>
+              <span className="strip-stop">
+                {r.stop_reason ?? ''}
+                {r.output_tokens !== null ? ` · ${r.output_tokens} tok` : ''}
+                {r.at_max_tokens ? ' · at max' : ''}
+              </span>
+              <span className="strip-gap">{gap(r.seconds_since_previous)}</span>
+            </li>
+          );
+        })}
+      </ol>
+    </>
   );
 }

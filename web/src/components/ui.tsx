@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiError } from '../api/client';
+import { middleTruncate } from '../lib/format';
 
 /** The one banner every error is shown in. */
 export function ErrorBanner({ error }: { error: unknown }) {
@@ -78,5 +79,17 @@ export function NothingIndexed() {
         folder, and start an index run. Only metadata (codes, lines, counts, digests) is stored.
       </p>
     </EmptyState>
+  );
+}
+
+/**
+ * A path cut in the middle to `max` characters: its start (the folder) and its end (the file's own
+ * name, what tells Claude Code's `<uuid>.jsonl` files apart) stay visible; the whole path is the title.
+ */
+export function MiddleEllipsis({ text, max = 34, testId }: { text: string; max?: number; testId?: string }) {
+  return (
+    <span className="middle-ellipsis" title={text} data-testid={testId}>
+      {middleTruncate(text, max)}
+    </span>
   );
 }

@@ -80,8 +80,8 @@ export function ComparePage() {
     <div className="page">
       <h1>Compare</h1>
       <p className="muted">
-        Each side is versions that exist (<code>2.1.39</code>, <code>2.1.36,2.1.37</code>, <code>2.1.36..2.1.39</code>) or a day range (
-        <code>{span.first ?? '2026-05-01'}..</code>
+        Each side is versions (<code>2.1.39</code>, <code>2.1.36,2.1.37</code>, or a range <code>2.1.36..2.1.39</code>, which takes the indexed versions within)
+        or a day range (<code>{span.first ?? '2026-05-01'}..</code>
         <code>{span.last ?? '2026-05-28'}</code>). Type to search the versions indexed; the two sides may not overlap.
       </p>
       <form className="add-form compare-form" onSubmit={(e) => e.preventDefault()}>

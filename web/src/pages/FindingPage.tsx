@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { FindingLink } from '../../../shared/api-schemas';
+import { describeDetail } from '../../../shared/finding-details';
 import { useFindingDetail } from '../api/queries';
 import { TurnStrip } from '../components/TurnStrip';
 import { Loaded, Section, WarningBanner } from '../components/ui';
@@ -71,7 +72,7 @@ export function FindingPage() {
             ['block types', f.block_types.join(', ') || '–'],
             ['thread', f.sidechain ? 'subagent' : 'main'],
             ['counted in rates', f.counted ? 'yes' : 'no: a copy of a message counted in another file'],
-            ...Object.entries(f.details).map(([k, v]): [string, string] => [k.replaceAll('_', ' '), String(v)]),
+            ...Object.entries(f.details).map(([k, v]) => describeDetail(k, v)),
             ['evidence SHA-256', f.evidence_sha256],
           ];
           return (

@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router';
 import type { Finding } from '../../../shared/api-schemas';
 import { useFindings, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
-import { EmptyState, Loaded } from '../components/ui';
+import { EmptyState, Loaded, MiddleEllipsis } from '../components/ui';
 import { findingHref } from '../lib/finding-links';
 import { codeLabel, formatCount, formatDay, shortDigest } from '../lib/format';
 import { filtersFromSearch } from '../lib/url-filters';
@@ -165,8 +165,8 @@ export function FindingsPage() {
                             <span role="cell" className="ellipsis">
                               {f.model ?? '–'}
                             </span>
-                            <span role="cell" className="ellipsis" title={`${f.folder}/${f.file}`}>
-                              {f.folder}/{f.file}
+                            <span role="cell" className="ellipsis">
+                              <MiddleEllipsis text={`${f.folder}/${f.file}`} testId="finding-path" />
                             </span>
                             <span role="cell">{f.lines[0] === f.lines[1] ? f.lines[0] : `${f.lines[0]}–${f.lines[1]}`}</span>
                             <span role="cell" className="ellipsis">

@@ -4,6 +4,12 @@ import { opportunityWords } from '../../../shared/opportunity-words';
 import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel } from '../lib/format';
 
+/** A glossary meaning as written in shared/glossary.ts: `backticked` spans are code, shown as code (never as raw backticks). */
+function WithCode({ text }: { text: string }) {
+  // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed string never reorder; the index is their position
+  return <>{text.split('`').map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}</>;
+}
+
 /** The project's words (shared/glossary.ts), then every finding code: its one-line definition and what its rate is over (shared/finding-codes.ts). */
 export function GlossaryPage() {
   return (
@@ -17,7 +23,9 @@ export function GlossaryPage() {
               <strong>{term}</strong>
             </dt>
             <dd>
-              <p>{meaning}</p>
+              <p>
+                <WithCode text={meaning} />
+              </p>
             </dd>
           </div>
         ))}

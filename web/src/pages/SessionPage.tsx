@@ -7,6 +7,27 @@ import './finding.css';
 
 const MARK_GLYPH = { compaction: '═', error: '✖', interrupt: '✋', api_error: '⚠', retry_nudge: '↻' } as const;
 
+const MARK_LEGEND: ReadonlyArray<[keyof typeof MARK_GLYPH, string]> = [
+  ['compaction', 'compaction'],
+  ['error', 'error result'],
+  ['interrupt', 'interrupt'],
+  ['api_error', 'API error'],
+  ['retry_nudge', 'retry nudge'],
+];
+
+const ROLE_TITLE = { main: 'Main', subagent: 'Subagent', copy: 'Copy (counted once)' } as const;
+
+/** "3 files: the main transcript, 1 copy of it, 1 subagent transcript". */
+function filesInWords(rows: ReadonlyArray<{ role: keyof typeof ROLE_TITLE }>): string {
+  const n = (role: keyof typeof ROLE_TITLE) => rows.filter((r) => r.role === role).length;
+  const parts = [
+    ...(n('main') ? [n('main') === 1 ? 'the main transcript' : `${n('main')} main transcripts`] : []),
+    ...(n('copy') ? [`${n('copy')} ${n('copy') === 1 ? 'copy' : 'copies'} (counted once)`] : []),
+    ...(n('subagent') ? [`${n('subagent')} subagent transcript${n('subagent') === 1 ? '' : 's'}`] : []),
+  ];
+  return `${rows.length} file${rows.length === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
 /** A session's files on a time line of their rows: where compactions, errors and findings fall. */
 export function SessionPage() {
   const { hash = '' } = useParams();
@@ -24,8 +45,7 @@ export function SessionPage() {
             </h1>
             <p className="muted small">
               {s.first_day ?? 'unknown day'}
-              {s.last_day && s.last_day !== s.first_day ? ` – ${s.last_day}` : ''} · {s.rows.length} file{s.rows.length === 1 ? '' : 's'} (main thread and
-              subagents)
+              {s.last_day && s.last_day !== s.first_day ? ` – ${s.last_day}` : ''} · <span data-testid="session-files">{filesInWords(s.rows)}</span>
             </p>
             <div className="stats">
               <StatCard label="turns" value={formatCount(s.totals.turns)} testId="session-turns" />
@@ -34,8 +54,17 @@ export function SessionPage() {
               <StatCard label="compactions" value={formatCount(s.totals.compactions)} />
               <StatCard label="findings" value={formatCount(s.totals.findings)} />
             </div>
+            <p className="muted small session-legend" data-testid="session-legend">
+              On each time line, from the file's first row to its last:{' '}
+              {MARK_LEGEND.map(([kind, words]) => (
+                <span key={kind} className={`session-legend-item mark-${kind}`}>
+                  {MARK_GLYPH[kind]} {words}
+                </span>
+              ))}
+              <span className="session-legend-item session-finding">▼ a finding (opens it)</span>
+            </p>
             {s.rows.map((f) => (
-              <Section key={f.file} title={`${f.sidechain ? 'Subagent' : 'Main'}: ${f.file}`}>
+              <Section key={f.file} title={`${ROLE_TITLE[f.role]}: ${f.file}`}>
                 <p className="muted small">
                   {formatCount(f.rows)} rows · {formatCount(f.turns)} turns · {formatCount(f.calls)} calls · {formatCount(f.errors)} errors ·{' '}
                   {formatCount(f.compactions)} compactions
