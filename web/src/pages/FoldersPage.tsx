@@ -39,9 +39,11 @@ export function FoldersPage() {
             add.mutate(
               { path: path.trim(), ...(label.trim() ? { label: label.trim() } : {}) },
               {
-                onSuccess: () => {
+                // Adding a folder means wanting it read: its index run starts at once.
+                onSuccess: (folder) => {
                   setPath('');
                   setLabel('');
+                  start.mutate(folder.id);
                 },
               },
             );
@@ -128,7 +130,10 @@ export function FoldersPage() {
                         checked={r.salvage}
                         disabled={readOnly || running || salvage.isPending}
                         title={offTitle}
-                        onChange={(e) => salvage.mutate({ id: r.id, salvage: e.target.checked })}
+                        onChange={(e) =>
+                          // The setting changes what is read: the folder is indexed again at once with it.
+                          salvage.mutate({ id: r.id, salvage: e.target.checked }, { onSuccess: () => start.mutate(r.id) })
+                        }
                       />
                     </td>
                     <td className="actions">
