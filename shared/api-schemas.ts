@@ -91,6 +91,8 @@ export const HealthResponse = Type.Object({
   read_only: Type.Boolean(),
   /** Why (null when writable). */
   read_only_reason: Nullable(ReadOnlyReason),
+  /** An opaque id of the index served (random, made with the index; it names no path): the Stop hook links only to a dashboard serving its own index. */
+  index_id: Nullable(Type.String()),
 });
 export type HealthResponse = Static<typeof HealthResponse>;
 

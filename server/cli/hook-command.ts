@@ -1,12 +1,13 @@
 import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
+import type { FindingCode } from '../../shared/finding-codes';
 import type { SessionEnd } from '../../shared/session-ends';
 import type { DetectedFinding } from '../detect/detector';
 import { startDetectors } from '../detect/run-detectors';
 import { classifySessionEnd } from '../detect/session-end';
 import { projectRoot } from '../project-root';
 import { scanFile } from '../scan/scan-file';
+import { defaultDbPath } from '../store/default-db-path';
 
 /**
  * `hook stop` / `hook subagent-stop`: Claude Code's Stop and SubagentStop hooks. Reads the
@@ -28,26 +29,37 @@ const STDIN_LIMIT = 1024 * 1024;
 const STDIN_WAIT_MS = 2000;
 const HEALTH_TIMEOUT_MS = 500;
 
-/** What each code means, said to the user; codes without an entry use their definition. */
-const SAID: Partial<Record<FindingCode, string>> = {
-  missing_tool_use_block: 'the last turn ended with stop_reason tool_use but no tool call was saved',
-  text_leaked_tool_call: 'the model wrote its tool call as text instead of making the call, so nothing ran',
-  truncated_tool_use: 'the last turn was cut at max_tokens in the middle of a tool call, so the call never ran',
-  malformed_retry_injected: 'the tool call was malformed and Claude Code asked the model to retry',
-  malformed_retry_exhausted: "the tool call was malformed and Claude Code's one retry also failed",
-  api_tool_pairing_error: 'the API refused the request because tool calls and results did not pair up',
-  orphan_tool_use: 'a tool call in this turn never got its result',
-  tool_result_internal_error: 'a tool result in this turn went missing through an internal error',
+/**
+ * What each code means, said to the user in plain words: one short clause, never the detector's
+ * definition (a paragraph written for the README). Every code has one (the type says so), and the
+ * whole message stays within HOOK_MESSAGE_MAX characters without its link (tested for each).
+ */
+const SAID: Record<FindingCode, string> = {
+  missing_tool_use_block: 'the turn stopped to call a tool, but no call was saved',
   empty_tool_input_with_error_result: 'a tool was called with empty arguments and failed',
-  repeated_empty_tool_call: 'the same tool was called with empty arguments again and again, each call failing',
+  text_leaked_tool_call: 'the model wrote its tool call as text, so nothing ran',
+  malformed_retry_injected: 'a tool call was malformed and Claude Code asked the model to retry',
+  malformed_retry_exhausted: "a tool call was malformed and Claude Code's retry also failed",
+  truncated_tool_use: 'the turn was cut at max_tokens in the middle of a tool call',
+  orphan_tool_use: 'a tool call in this turn never got its result',
+  tool_result_internal_error: 'a tool result went missing through an internal error',
+  api_tool_pairing_error: 'the API refused the request: tool calls and results did not pair up',
+  repeated_empty_tool_call: 'the same tool was called with empty arguments again and again',
+  zero_delta_tool_use: 'a tool call was streamed with no arguments at all',
+  tool_use_stop_without_block: 'the turn stopped to call a tool, but the stream held no call',
+  unparseable_tool_input: "a tool call's arguments were not valid JSON, so it never ran",
+  input_mismatch: "a tool call's saved arguments differ from what was streamed",
+  malformed_tool_use_exhausted: 'a malformed tool call was retried and failed again',
 };
+
+/** The longest message the hook prints, without its dashboard link. */
+export const HOOK_MESSAGE_MAX = 200;
 
 /** Endings worth a word even when no detector fired on the last turn. */
 const ENDING_SAID: Partial<Record<SessionEnd, string>> = {
-  said_nothing:
-    'the last turn ended with neither text nor a tool call: the agent thought, said nothing and stopped (said_nothing), a known failure, not your prompt',
-  max_tokens: 'the last turn was cut at max_tokens: its answer is incomplete (max_tokens)',
-  lost_call: 'the last tool call was lost: the model meant to call a tool, but no call was saved (lost_call), a known client failure, not your prompt',
+  said_nothing: 'the agent thought, said nothing and stopped (said_nothing)',
+  max_tokens: 'the last turn was cut at max_tokens, so its answer is incomplete (max_tokens)',
+  lost_call: 'the model meant to call a tool, but no call was saved (lost_call)',
 };
 
 export interface Diagnosis {
@@ -90,11 +102,24 @@ export function diagnoseTranscript(path: string): Diagnosis | null {
     params.set('from', message.day);
     params.set('to', message.day);
   }
-  let sentence = onLast ? `${SAID[onLast.code] ?? FINDING_DEFINITIONS[onLast.code]}: ${onLast.code}, a known client failure, not your prompt.` : `${endSaid}.`;
   const others = [...new Set(found.map((f) => f.code))].filter((c) => c !== onLast?.code);
-  if (others.length) sentence += ` Also in this turn: ${others.join(', ')}.`;
+  const sentence = hookSentence(onLast ? `${SAID[onLast.code]} (${onLast.code})` : endSaid!, others);
   return { code: onLast?.code ?? null, end: verdict.end, sentence, query: params.toString() };
 }
+
+/**
+ * One sentence: what happened, that it is the client's failure, and the turn's other codes when
+ * they fit within HOOK_MESSAGE_MAX (else how many there were).
+ */
+export function hookSentence(what: string, others: readonly string[]): string {
+  const base = `${HOOK_PREFIX}${what}, a known client failure, not your prompt`;
+  const also = others.length === 0 ? '' : `; also in this turn: ${others.join(', ')}`;
+  const counted = others.length === 0 ? '' : `; ${others.length} more code${others.length === 1 ? '' : 's'} in this turn`;
+  for (const tail of [also, counted, '']) if (base.length + tail.length + 1 <= HOOK_MESSAGE_MAX) return `${base}${tail}.`;
+  return `${base}.`;
+}
+
+const HOOK_PREFIX = 'tool-call-forensics: ';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -168,22 +193,44 @@ function transcriptOf(input: unknown, event: HookEvent): string | null {
   return null;
 }
 
-/** The dashboard's address when a tool-call-forensics server answers on this loopback port. */
-async function dashboardBase(port: number): Promise<string | null> {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return null;
+/**
+ * The opaque id of the index at `dbPath` (migration 022), read without writing anything; null when
+ * there is no index there (then no dashboard can be showing this transcript's finding).
+ */
+export async function indexIdAt(dbPath: string): Promise<string | null> {
+  try {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare(`SELECT value FROM meta WHERE key = 'index_id'`).get() as { value: string } | undefined)?.value ?? null;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The dashboard's address when a tool-call-forensics server on this loopback port serves the
+ * index `indexId` names: a link to another index (a demo, another --db) would show the user a page
+ * without this finding.
+ */
+async function dashboardBase(port: number, indexId: string | null): Promise<string | null> {
+  if (indexId === null || !Number.isInteger(port) || port < 1 || port > 65535) return null;
   const base = `http://127.0.0.1:${port}/`;
   try {
     const response = await fetch(`${base}api/health`, { signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS) });
     if (!response.ok) return null;
-    const body = (await response.json()) as { status?: unknown; detector_definitions_version?: unknown };
-    return body.status === 'ok' && typeof body.detector_definitions_version === 'number' ? base : null;
+    const body = (await response.json()) as { status?: unknown; index_id?: unknown };
+    return body.status === 'ok' && body.index_id === indexId ? base : null;
   } catch {
     return null;
   }
 }
 
 /** Runs one hook event; resolves to what to print on stdout ('' for nothing). Never throws. */
-export async function runHook(event: HookEvent, options: { port?: number; stdin?: () => Promise<string | null> } = {}): Promise<string> {
+export async function runHook(event: HookEvent, options: { port?: number; stdin?: () => Promise<string | null>; dbPath?: string } = {}): Promise<string> {
   try {
     const text = await (options.stdin ?? readStdin)();
     if (text === null) return '';
@@ -192,10 +239,10 @@ export async function runHook(event: HookEvent, options: { port?: number; stdin?
     await waitForFlush(path);
     const diagnosis = diagnoseTranscript(path);
     if (diagnosis === null) return '';
-    const base = await dashboardBase(options.port ?? 4319);
+    const base = await dashboardBase(options.port ?? 4319, await indexIdAt(options.dbPath ?? defaultDbPath()));
     const page = diagnosis.code ? 'findings' : 'versions';
     const link = base ? ` Dashboard: ${base}${page}${diagnosis.query ? `?${diagnosis.query}` : ''}` : '';
-    return JSON.stringify({ systemMessage: `tool-call-forensics: ${diagnosis.sentence}${link}` }) + '\n';
+    return JSON.stringify({ systemMessage: `${diagnosis.sentence}${link}` }) + '\n';
   } catch {
     return '';
   }
@@ -211,7 +258,7 @@ export function hookSettingsSnippet(): string {
 }
 
 /** `hook <event>`: the entry point main.ts calls. Exit code 0 always. */
-export async function hookCommand(event: string, options: { print?: boolean; port?: string }): Promise<void> {
+export async function hookCommand(event: string, options: { print?: boolean; port?: string; db?: string }): Promise<void> {
   process.exitCode = 0;
   if (event === 'install') {
     if (!options.print) {
@@ -224,5 +271,5 @@ export async function hookCommand(event: string, options: { print?: boolean; por
   }
   if (!(event in HOOK_EVENTS)) return;
   const port = options.port === undefined ? Number(process.env.TCF_PORT ?? 4319) : Number(options.port);
-  process.stdout.write(await runHook(event as HookEvent, { port }));
+  process.stdout.write(await runHook(event as HookEvent, { port, ...(options.db ? { dbPath: options.db } : {}) }));
 }

@@ -204,8 +204,9 @@ program
   )
   .argument('<event>', 'stop | subagent-stop | install')
   .option('--print', 'with install: print the settings.json snippet (nothing is written)')
-  .option('--port <n>', 'port of a running dashboard to link to (default: $TCF_PORT, else 4319)')
-  .action(async (event: string, options: { print?: boolean; port?: string }) => (await import('./hook-command')).hookCommand(event, options));
+  .option('--port <n>', 'port of a running dashboard to link to when it serves the index of --db (default: $TCF_PORT, else 4319)')
+  .option('--db <file>', DB_HELP)
+  .action(async (event: string, options: { print?: boolean; port?: string; db?: string }) => (await import('./hook-command')).hookCommand(event, options));
 
 program
   .command('serve')

@@ -1,8 +1,12 @@
 import { HealthResponse } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION } from '../../shared/finding-codes';
+import { getIndexId } from '../query/get-index-id';
 import type { App, RouteContext } from './types';
 
 export function healthRoutes(app: App, ctx: RouteContext): void {
+  // Read once: an index's id never changes, and health must answer without reading the database
+  // (a read-only snapshot being rewritten answers 503 on every other route, never here).
+  const indexId = getIndexId(ctx.db);
   app.get('/api/health', { schema: { response: { 200: HealthResponse } } }, async () => ({
     status: 'ok' as const,
     tool_version: ctx.toolVersion,
@@ -10,5 +14,6 @@ export function healthRoutes(app: App, ctx: RouteContext): void {
     demo: ctx.demo,
     read_only: ctx.readOnly !== null,
     read_only_reason: ctx.readOnly,
+    index_id: indexId,
   }));
 }

@@ -34,6 +34,7 @@ describe('GET endpoints return exact figures', () => {
       demo: false,
       read_only: false,
       read_only_reason: null,
+      index_id: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
   });
 

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hookSettingsSnippet, runHook } from '../../server/cli/hook-command';
+import { HOOK_MESSAGE_MAX, hookSentence, hookSettingsSnippet, runHook } from '../../server/cli/hook-command';
 import { startServer } from '../../server/serve';
+import { FINDING_CODES } from '../../shared/finding-codes';
 import { SESSION_ENDS, type SessionEnd } from '../../shared/session-ends';
 import { newCanary } from '../support/canary-transcripts';
 import { sessionRows, sessionText } from '../support/session-transcripts';
@@ -57,7 +58,7 @@ describe('hook stop: what it says for each way a session ends', () => {
   it('names the code and what it means for a lost call', async () => {
     const out = await runHook('stop', { port: NO_SERVER, stdin: stdinOf({ transcript_path: transcript('lost_call') }) });
     expect(JSON.parse(out).systemMessage).toBe(
-      'tool-call-forensics: the last turn ended with stop_reason tool_use but no tool call was saved: missing_tool_use_block, a known client failure, not your prompt.',
+      'tool-call-forensics: the turn stopped to call a tool, but no call was saved (missing_tool_use_block), a known client failure, not your prompt.',
     );
   });
 
@@ -69,7 +70,7 @@ describe('hook stop: what it says for each way a session ends', () => {
     writeFileSync(silent, [...sessionRows('lost_call'), ...sessionRows('said_nothing', 'PAYLOAD', { idPrefix: 'b' }).slice(1)].join('\n') + '\n');
     const said = JSON.parse(await runHook('stop', { port: NO_SERVER, stdin: stdinOf({ transcript_path: silent }) })).systemMessage as string;
     expect(said).toContain('(said_nothing)');
-    expect(said).toContain('Also in this turn: missing_tool_use_block.');
+    expect(said).toContain('; also in this turn: missing_tool_use_block.');
   });
 
   it('subagent-stop reads the subagent transcript when named, else the session one', async () => {
@@ -129,16 +130,43 @@ describe('hook stop: what it says for each way a session ends', () => {
     expect(await runHook('stop', { port: NO_SERVER, stdin: stdinOf({ transcript_path: path }) })).toBe('');
   });
 
-  it('links to the finding on a running dashboard', async () => {
-    const server = await startServer({ port: 0, db: join(tmp, 'hook.db'), webRoot: null, log: () => {}, watch: false });
+  it('links to the finding on a running dashboard that serves the same index, and only there', async () => {
+    const dbPath = join(tmp, 'hook.db');
+    const server = await startServer({ port: 0, db: dbPath, webRoot: null, log: () => {}, watch: false });
+    const other = await startServer({ port: 0, db: join(tmp, 'other.db'), webRoot: null, log: () => {}, watch: false });
+    const demo = await startServer({ port: 0, db: join(tmp, 'demo.db'), webRoot: null, log: () => {}, watch: false, demo: true });
     try {
-      const out = await runHook('stop', { port: server.port, stdin: stdinOf({ transcript_path: transcript('lost_call') }) });
+      const out = await runHook('stop', { port: server.port, dbPath, stdin: stdinOf({ transcript_path: transcript('lost_call') }) });
       expect(JSON.parse(out).systemMessage).toContain(
         `Dashboard: http://127.0.0.1:${server.port}/findings?code=missing_tool_use_block&version=2.1.90&from=2026-11-30&to=2026-11-30`,
       );
+      // A dashboard on another index (or the demo) does not hold this finding: no link, the sentence alone.
+      for (const elsewhere of [other, demo]) {
+        const said = JSON.parse(await runHook('stop', { port: elsewhere.port, dbPath, stdin: stdinOf({ transcript_path: transcript('lost_call') }) }));
+        expect(said.systemMessage).not.toContain('Dashboard');
+        expect(said.systemMessage).toContain('missing_tool_use_block');
+      }
+      // No index at the hook's database: nothing to link to.
+      const none = await runHook('stop', { port: server.port, dbPath: join(tmp, 'no-index.db'), stdin: stdinOf({ transcript_path: transcript('lost_call') }) });
+      expect(JSON.parse(none).systemMessage).not.toContain('Dashboard');
+      expect(existsSync(join(tmp, 'no-index.db'))).toBe(false);
     } finally {
       await server.close();
+      await other.close();
+      await demo.close();
     }
+  });
+
+  it('speaks in one short sentence for every code and ending, however many codes the turn holds', () => {
+    const all = [...FINDING_CODES];
+    for (const what of [...FINDING_CODES.map((c) => `x (${c})`), 'the agent thought, said nothing and stopped (said_nothing)']) {
+      for (const others of [[], all.slice(0, 1), all]) {
+        const sentence = hookSentence(what, others);
+        expect(sentence.length).toBeLessThanOrEqual(HOOK_MESSAGE_MAX);
+        expect(sentence.endsWith('.')).toBe(true);
+      }
+    }
+    expect(hookSentence('x', all)).toContain(`; ${all.length} more codes in this turn.`);
   });
 });
 

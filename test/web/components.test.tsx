@@ -71,6 +71,7 @@ describe('the read-only banner', () => {
     demo: false,
     read_only: false,
     read_only_reason: null,
+    index_id: null,
     ...over,
   });
 
