@@ -79,6 +79,7 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     const byPseudonym = new Map([...byName].map(([name, path]) => [rename(salt, name), path]));
     resolve = (name) => byPseudonym.get(name);
   }
+  const checked = new Map<string, Pick<VerifyResult, 'status' | 'reason'>>();
   return report.findings.map((f, index) => {
     const base = { index, code: f.code, file: f.file ?? null };
     if (!f.file || !f.source_lines || !f.evidence_sha256) {
@@ -90,20 +91,29 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     if (!/^[0-9a-f]{64}$/.test(f.evidence_sha256)) return { ...base, status: 'unverifiable' as const, reason: 'the report digest is not a SHA-256' };
     const path = resolve(f.file);
     if (!path) return { ...base, status: 'missing' as const, reason: 'no such file under the given folders' };
-    const last = Math.max(...f.source_lines);
-    let digest: string;
-    try {
-      const starts = lineStartsUpTo(path, last);
-      if (!starts) return { ...base, status: 'changed' as const, reason: `the file now has fewer than ${last} lines` };
-      digest = digestLines(path, starts, f.source_lines);
-    } catch {
-      // Gone, not a regular file, reached through a link, or a listed line is blank: not the reported bytes.
-      return { ...base, status: 'changed' as const, reason: 'the source lines cannot be read as reported' };
-    }
-    return digest === f.evidence_sha256
-      ? { ...base, status: 'match' as const, reason: 'same bytes' }
-      : { ...base, status: 'changed' as const, reason: 'the source lines differ from the reported digest' };
+    // The same file, lines and digest are checked once (a forged report may repeat one finding many times).
+    const key = `${path}\0${f.evidence_sha256}\0${f.source_lines.join(',')}`;
+    let outcome = checked.get(key);
+    if (!outcome) checked.set(key, (outcome = checkDigest(path, f.source_lines, f.evidence_sha256)));
+    return { ...base, ...outcome };
   });
+}
+
+/** Whether the lines of the file at `path` still hash to `expected`. */
+function checkDigest(path: string, sourceLines: readonly number[], expected: string): Pick<VerifyResult, 'status' | 'reason'> {
+  // A loop, not Math.max(...spread): a forged report's 200,000 lines must not overflow the stack.
+  let last = 0;
+  for (const l of sourceLines) if (l > last) last = l;
+  let digest: string;
+  try {
+    const starts = lineStartsUpTo(path, last);
+    if (!starts) return { status: 'changed', reason: `the file now has fewer than ${last} lines` };
+    digest = digestLines(path, starts, sourceLines);
+  } catch {
+    // Gone, not a regular file, reached through a link, or a listed line is blank: not the reported bytes.
+    return { status: 'changed', reason: 'the source lines cannot be read as reported' };
+  }
+  return digest === expected ? { status: 'match', reason: 'same bytes' } : { status: 'changed', reason: 'the source lines differ from the reported digest' };
 }
 
 /** Highest line number a report may name (no transcript has more lines than this). */
