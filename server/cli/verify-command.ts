@@ -1,5 +1,5 @@
 import { closeSync, readFileSync, realpathSync } from 'node:fs';
-import { Value } from 'typebox/value';
+import { Compile } from 'typebox/compile';
 import { EvidenceReport } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { printable } from '../../shared/printable';
@@ -24,6 +24,10 @@ export interface VerifyResult {
   reason: string;
 }
 
+/** The report's schema, compiled once: the interpreted check took 14 s on 200,000 findings. */
+let compiledReport: { Check(value: unknown): boolean } | null = null;
+const evidenceReportCheck = () => (compiledReport ??= Compile(EvidenceReport));
+
 /** Line starts of the first `upTo` lines (plus the next), enough to digest lines ≤ upTo. */
 function lineStartsUpTo(path: string, upTo: number): LineStarts | null {
   const { fd } = openRegularFile(path);
@@ -45,8 +49,8 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
   let report: EvidenceReport;
   try {
     const parsed = JSON.parse(reportText) as unknown;
-    if (!Value.Check(EvidenceReport, parsed)) throw new Error('shape');
-    report = parsed;
+    if (!evidenceReportCheck().Check(parsed)) throw new Error('shape');
+    report = parsed as EvidenceReport;
   } catch {
     throw new BadReportError('the report is not a JSON evidence report of format 1 (export it with --format json)');
   }
