@@ -190,8 +190,11 @@ export class RootWatcher extends EventEmitter {
             .map((f) => [f.rel_path, f]),
         );
         const differs: string[] = [];
+        let stats = 0;
         for (const f of walk.files) {
           if (!scanned(f.name)) continue;
+          // Let the server answer between slices of a large root's lstats.
+          if (++stats % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
           const row = known.get(f.name);
           known.delete(f.name);
           if (!row) {
