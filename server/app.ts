@@ -18,6 +18,7 @@ import { healthRoutes } from './routes/health';
 import { HttpError } from './routes/http-error';
 import { indexRunRoutes } from './routes/index-runs';
 import { modelRoutes } from './routes/models';
+import { checkNumericParams } from './routes/numeric-params';
 import { readOnlyGuard, snapshotGuard } from './routes/read-only-guard';
 import { regressionRoutes } from './routes/regressions';
 import { allowedHost, requestGuard, SECURITY_HEADERS } from './routes/request-guard';
@@ -140,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
   });
+  // Numbers in URLs are plain decimal integers, checked before the schema's bounds.
+  app.addHook('onRoute', checkNumericParams);
   app.decorate('routeList', routes);
   const ctx: RouteContext = {
     db: options.db,

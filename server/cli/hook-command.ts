@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, lstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FindingCode } from '../../shared/finding-codes';
 import type { SessionEnd } from '../../shared/session-ends';
@@ -6,6 +6,7 @@ import type { DetectedFinding } from '../detect/detector';
 import { startDetectors } from '../detect/run-detectors';
 import { classifySessionEnd } from '../detect/session-end';
 import { projectRoot } from '../project-root';
+import { openRegularFile } from '../scan/safe-open';
 import { scanFile } from '../scan/scan-file';
 import { defaultDbPath } from '../store/default-db-path';
 
@@ -142,9 +143,10 @@ export async function waitForFlush(path: string, maxMs = FLUSH_WAIT_MS): Promise
 }
 
 function tail(path: string): { size: number; endsWithNewline: boolean } {
-  const fd = openSync(path, 'r');
+  // The one safe open (scan/safe-open.ts): a FIFO or socket swapped in after the lstat below throws, never blocks.
+  const { fd, stat } = openRegularFile(path);
   try {
-    const { size } = fstatSync(fd);
+    const { size } = stat;
     if (size === 0) return { size, endsWithNewline: false };
     const byte = Buffer.alloc(1);
     readSync(fd, byte, 0, 1, size - 1);

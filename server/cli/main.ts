@@ -152,7 +152,24 @@ withFilterOptions(program.command('export'))
         for (const note of out.notes) process.stderr.write(`${note}\n`);
       };
       if (options.out) {
-        writeFileSync(options.out, out.text);
+        try {
+          writeFileSync(options.out, out.text);
+        } catch (error) {
+          // A coded, one-line error: the path is the user's own, but the system's message is not echoed.
+          const code = (error as NodeJS.ErrnoException).code;
+          const why: Record<string, string> = {
+            ENOENT: 'its folder does not exist',
+            EACCES: 'permission denied',
+            EPERM: 'permission denied',
+            EISDIR: 'it is a folder',
+            ENOTDIR: 'a part of its path is not a folder',
+            EROFS: 'the file system is read-only',
+            ENOSPC: 'the disk is full',
+          };
+          throw new UsageError(
+            `cannot write the report to --out (${typeof code === 'string' && why[code] ? `${code}: ${why[code]}` : 'cannot be written'}); nothing was written`,
+          );
+        }
         notes();
       } else process.stdout.write(out.text, (error) => error || notes());
     } finally {

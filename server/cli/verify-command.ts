@@ -1,5 +1,5 @@
 import { closeSync, readFileSync, realpathSync } from 'node:fs';
-import { Value } from 'typebox/value';
+import { Compile } from 'typebox/compile';
 import { EvidenceReport } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { printable } from '../../shared/printable';
@@ -24,6 +24,10 @@ export interface VerifyResult {
   reason: string;
 }
 
+/** The report's schema, compiled once: the interpreted check took 14 s on 200,000 findings. */
+let compiledReport: { Check(value: unknown): boolean } | null = null;
+const evidenceReportCheck = () => (compiledReport ??= Compile(EvidenceReport));
+
 /** Line starts of the first `upTo` lines (plus the next), enough to digest lines ≤ upTo. */
 function lineStartsUpTo(path: string, upTo: number): LineStarts | null {
   const { fd } = openRegularFile(path);
@@ -45,8 +49,8 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
   let report: EvidenceReport;
   try {
     const parsed = JSON.parse(reportText) as unknown;
-    if (!Value.Check(EvidenceReport, parsed)) throw new Error('shape');
-    report = parsed;
+    if (!evidenceReportCheck().Check(parsed)) throw new Error('shape');
+    report = parsed as EvidenceReport;
   } catch {
     throw new BadReportError('the report is not a JSON evidence report of format 1 (export it with --format json)');
   }
@@ -79,6 +83,7 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     const byPseudonym = new Map([...byName].map(([name, path]) => [rename(salt, name), path]));
     resolve = (name) => byPseudonym.get(name);
   }
+  const checked = new Map<string, Pick<VerifyResult, 'status' | 'reason'>>();
   return report.findings.map((f, index) => {
     const base = { index, code: f.code, file: f.file ?? null };
     if (!f.file || !f.source_lines || !f.evidence_sha256) {
@@ -90,20 +95,29 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     if (!/^[0-9a-f]{64}$/.test(f.evidence_sha256)) return { ...base, status: 'unverifiable' as const, reason: 'the report digest is not a SHA-256' };
     const path = resolve(f.file);
     if (!path) return { ...base, status: 'missing' as const, reason: 'no such file under the given folders' };
-    const last = Math.max(...f.source_lines);
-    let digest: string;
-    try {
-      const starts = lineStartsUpTo(path, last);
-      if (!starts) return { ...base, status: 'changed' as const, reason: `the file now has fewer than ${last} lines` };
-      digest = digestLines(path, starts, f.source_lines);
-    } catch {
-      // Gone, not a regular file, reached through a link, or a listed line is blank: not the reported bytes.
-      return { ...base, status: 'changed' as const, reason: 'the source lines cannot be read as reported' };
-    }
-    return digest === f.evidence_sha256
-      ? { ...base, status: 'match' as const, reason: 'same bytes' }
-      : { ...base, status: 'changed' as const, reason: 'the source lines differ from the reported digest' };
+    // The same file, lines and digest are checked once (a forged report may repeat one finding many times).
+    const key = `${path}\0${f.evidence_sha256}\0${f.source_lines.join(',')}`;
+    let outcome = checked.get(key);
+    if (!outcome) checked.set(key, (outcome = checkDigest(path, f.source_lines, f.evidence_sha256)));
+    return { ...base, ...outcome };
   });
+}
+
+/** Whether the lines of the file at `path` still hash to `expected`. */
+function checkDigest(path: string, sourceLines: readonly number[], expected: string): Pick<VerifyResult, 'status' | 'reason'> {
+  // A loop, not Math.max(...spread): a forged report's 200,000 lines must not overflow the stack.
+  let last = 0;
+  for (const l of sourceLines) if (l > last) last = l;
+  let digest: string;
+  try {
+    const starts = lineStartsUpTo(path, last);
+    if (!starts) return { status: 'changed', reason: `the file now has fewer than ${last} lines` };
+    digest = digestLines(path, starts, sourceLines);
+  } catch {
+    // Gone, not a regular file, reached through a link, or a listed line is blank: not the reported bytes.
+    return { status: 'changed', reason: 'the source lines cannot be read as reported' };
+  }
+  return digest === expected ? { status: 'match', reason: 'same bytes' } : { status: 'changed', reason: 'the source lines differ from the reported digest' };
 }
 
 /** Highest line number a report may name (no transcript has more lines than this). */

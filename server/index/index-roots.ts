@@ -65,7 +65,8 @@ export async function indexRoots(store: IndexStore, options: IndexOptions = {}):
  */
 async function indexLocked(store: IndexStore, options: IndexOptions, lock: IndexLock): Promise<IndexSummary> {
   const started = Date.now();
-  const roots = store.roots(options.rootIds);
+  // Each folder once: `index corp ./corp/` names one folder twice (both resolve to the same root).
+  const roots = store.roots(options.rootIds && [...new Set(options.rootIds)]);
   const indexRunId = store.startRun(roots.length === 1 ? roots[0]!.id : null, new Date(started).toISOString());
   const summary = emptySummary(indexRunId, roots.length);
   const progress: IndexProgress = { phase: 'walking', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0, filesFailed: 0, elapsedMs: 0 };

@@ -3,6 +3,7 @@ import { analyseForIndex, type IndexAnalysis } from '../index/analyse-for-index'
 import { fileFingerprint } from '../index/file-fingerprint';
 import type { FileJob } from '../index/index-store';
 import { childPath, fsPath } from '../scan/file-name-bytes';
+import { OpenError, type OpenProblem } from '../scan/safe-open';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
@@ -47,7 +48,10 @@ const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith
  * between the root and the file must be a real folder (a link there is never followed,
  * exactly as the full walk skips it).
  */
-function statUnderRoot(rootPath: string, relPath: string): { kind: 'file'; stat: Stats } | { kind: 'gone' } | { kind: 'unreadable' } {
+function statUnderRoot(
+  rootPath: string,
+  relPath: string,
+): { kind: 'file'; stat: Stats } | { kind: 'gone' } | { kind: 'unreadable' } | { kind: 'not_regular_file' } {
   const parts = relPath.split('/');
   let path = rootPath;
   for (let i = 0; i < parts.length; i++) {
@@ -64,6 +68,8 @@ function statUnderRoot(rootPath: string, relPath: string): { kind: 'file'; stat:
         : { kind: 'unreadable' };
     }
     const last = i === parts.length - 1;
+    // A FIFO, socket or device named like a transcript is listed as failed, exactly as the full walk lists it.
+    if (last && !stat.isSymbolicLink() && !stat.isDirectory() && !stat.isFile()) return { kind: 'not_regular_file' };
     if (stat.isSymbolicLink() || (!last && !stat.isDirectory()) || (last && !stat.isFile())) return { kind: 'gone' };
     if (last) return { kind: 'file', stat };
   }
@@ -112,17 +118,20 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     }
     const path = childPath(root.path, relPath);
     let fingerprint = '';
+    let openProblem: OpenProblem = 'unreadable';
     if (state.kind === 'file') {
       try {
         fingerprint = fileFingerprint(path, state.stat.size);
-      } catch {
-        fingerprint = '';
+      } catch (error) {
+        // Swapped since the lstat (a FIFO now, a link): the open's own code, as a full index records it.
+        if (error instanceof OpenError) openProblem = error.problem;
       }
     }
-    if (state.kind === 'unreadable' || fingerprint === '') {
+    if (state.kind === 'unreadable' || state.kind === 'not_regular_file' || fingerprint === '') {
+      const code = state.kind === 'not_regular_file' ? state.kind : state.kind === 'file' ? openProblem : 'unreadable';
       db.transaction(() => {
         if (old) dropFileRows(st, old.id);
-        upsertFileRow(st, failedRow(root.id, relPath, 0, 0, '', 'unreadable', null, Date.now()));
+        upsertFileRow(st, failedRow(root.id, relPath, 0, 0, '', code, null, Date.now()));
         markChanged(st);
       }).immediate();
       update.filesChanged++;

@@ -1,13 +1,15 @@
 import { EventEmitter } from 'node:events';
+import { lstatSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { type FSWatcher, watch } from 'chokidar';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
-import { childPath, displayComponent } from '../scan/file-name-bytes';
-import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
+import { childPath, displayComponent, fsPath } from '../scan/file-name-bytes';
+import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory, walkDirectoryAsync } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { type FilesUpdate, indexFilesOfRoot } from './index-files';
+import { prepareLiveStatements } from './live-statements';
 
 export type { LiveUpdate };
 
@@ -19,7 +21,17 @@ export interface WatchOptions {
   /** How often, and how many times, a file whose last line is still being written is looked at again. */
   retryMs?: number;
   retries?: number;
+  /**
+   * How often every root is reconciled with the index: a walk that only lstats (no file is read
+   * unless its size or mtime differs from its row), so a change the file-system watcher missed
+   * (a folder swapped for a link and back, an overflowed event queue) is indexed within this time.
+   * 0 turns it off.
+   */
+  reconcileMs?: number;
 }
+
+/** The default reconciliation period (see WatchOptions.reconcileMs). */
+export const RECONCILE_MS = 30_000;
 
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
 
@@ -43,6 +55,9 @@ export class RootWatcher extends EventEmitter {
   private readonly maxWaitMs: number;
   private readonly retryMs: number;
   private readonly retries: number;
+  private readonly reconcileMs: number;
+  private reconcileTimer: NodeJS.Timeout | null = null;
+  private reconciling: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
@@ -54,6 +69,7 @@ export class RootWatcher extends EventEmitter {
     this.maxWaitMs = options.maxWaitMs ?? 1000;
     this.retryMs = options.retryMs ?? 250;
     this.retries = options.retries ?? 8;
+    this.reconcileMs = options.reconcileMs ?? RECONCILE_MS;
     // A full index that ends may have added or removed roots; changes queued meanwhile go now.
     this.indexRuns.on('progress', (state: { state: string }) => {
       if (state.state !== 'running') void this.syncRoots().then(() => this.schedule());
@@ -63,6 +79,7 @@ export class RootWatcher extends EventEmitter {
   /** Starts watching every root; resolves when the watchers are ready. */
   async start(): Promise<void> {
     await this.syncRoots();
+    this.scheduleReconcile();
   }
 
   /** Delays indexing until `work` settles (an initial full index started elsewhere). */
@@ -85,44 +102,153 @@ export class RootWatcher extends EventEmitter {
     const ready: Promise<void>[] = [];
     for (const root of roots) {
       if (this.watchers.has(root.id)) continue;
-      const watcher = watch(root.path, {
-        persistent: true,
-        ignoreInitial: true,
-        followSymlinks: false,
-        // Only transcripts and captures (folders are always walked into).
-        ignored: (path, stats) => stats?.isFile() === true && !scanned(path),
-      });
-      this.watchers.set(root.id, { root, watcher });
-      // The full walk's names: each component as its display name (scan/file-name-bytes.ts), so a name with a
-      // backslash or a control character is the same file here as in a full index, never a second row.
-      const toRel = (path: string) =>
-        relative(root.path, path)
-          .split(sep)
-          .map((part) => (part === '..' ? part : displayComponent(Buffer.from(part, 'utf8'))))
-          .join('/');
-      watcher.on('add', (path) => this.queue(root.id, toRel(path)));
-      watcher.on('change', (path) => this.queue(root.id, toRel(path)));
-      watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
-      watcher.on('addDir', (path) => this.queueFolder(root, toRel(path)));
-      watcher.on('unlinkDir', (path) => this.queueGoneFolder(root.id, toRel(path)));
-      // A watch that fails (too many folders for the system's inotify limit, a folder made unreadable) is said
-      // once, by folder label and error code: changes there then need a full index, which reports each file.
-      let failed = false;
-      watcher.on('error', (error) => {
-        if (failed) return;
-        failed = true;
-        const code = (error as NodeJS.ErrnoException).code;
-        this.emit('watch-error', root.label, typeof code === 'string' && /^[A-Z0-9_]{1,20}$/.test(code) ? code : 'unknown');
-      });
-      ready.push(new Promise((resolve) => watcher.once('ready', () => resolve())));
+      ready.push(this.arm(root));
     }
     await Promise.all(ready);
+  }
+
+  /** Starts (or restarts) the file-system watch of one root; resolves when it is ready. */
+  private arm(root: RootRow): Promise<void> {
+    const watcher = watch(root.path, {
+      persistent: true,
+      ignoreInitial: true,
+      followSymlinks: false,
+      // Only transcripts and captures (folders are always walked into).
+      ignored: (path, stats) => stats?.isFile() === true && !scanned(path),
+    });
+    this.watchers.set(root.id, { root, watcher });
+    // The full walk's names: each component as its display name (scan/file-name-bytes.ts), so a name with a
+    // backslash or a control character is the same file here as in a full index, never a second row.
+    const toRel = (path: string) =>
+      relative(root.path, path)
+        .split(sep)
+        .map((part) => (part === '..' ? part : displayComponent(Buffer.from(part, 'utf8'))))
+        .join('/');
+    watcher.on('add', (path) => this.queue(root.id, toRel(path)));
+    watcher.on('change', (path) => this.queue(root.id, toRel(path)));
+    watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
+    watcher.on('addDir', (path) => this.queueFolder(root, toRel(path)));
+    watcher.on('unlinkDir', (path) => this.queueGoneFolder(root.id, toRel(path)));
+    // A watch that fails (too many folders for the system's inotify limit, a folder made unreadable) is said
+    // once, by folder label and error code: changes there then need a full index, which reports each file.
+    let failed = false;
+    watcher.on('error', (error) => {
+      if (failed) return;
+      failed = true;
+      const code = (error as NodeJS.ErrnoException).code;
+      this.emit('watch-error', root.label, typeof code === 'string' && /^[A-Z0-9_]{1,20}$/.test(code) ? code : 'unknown');
+    });
+    return new Promise((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  /**
+   * Re-arms one root: a new watch from scratch. Chokidar can lose a folder that went away and came
+   * back as a real folder (folder -> link -> folder, faster than its events): its later changes were
+   * never heard. A fresh watch lists every folder as it is now.
+   */
+  private async rearm(rootId: number): Promise<void> {
+    const entry = this.watchers.get(rootId);
+    if (!entry || this.closed) return;
+    this.watchers.delete(rootId);
+    await entry.watcher.close();
+    if (this.closed) return;
+    await this.arm(entry.root);
+    this.emit('rearmed', rootId);
+  }
+
+  private scheduleReconcile(): void {
+    if (this.closed || this.reconcileMs <= 0 || this.reconcileTimer) return;
+    this.reconcileTimer = setTimeout(() => {
+      this.reconcileTimer = null;
+      void this.reconcile().finally(() => this.scheduleReconcile());
+    }, this.reconcileMs);
+    this.reconcileTimer.unref();
+  }
+
+  /**
+   * Compares every root with its rows by a stat walk (names, size, mtime; no file is read) and
+   * queues each difference: a file new, changed, gone, or no longer a regular file. A difference
+   * means the watch missed something, so that root is also re-armed. Skipped (until the next
+   * period) while changes are pending or an index runs: their files differ for a known reason.
+   * Resolves to the number of differences found.
+   */
+  async reconcile(): Promise<number> {
+    if (this.reconciling) {
+      await this.reconciling;
+      return 0;
+    }
+    let found = 0;
+    this.reconciling = (async () => {
+      for (const { root } of [...this.watchers.values()]) {
+        if (this.closed || this.indexRuns.running) return;
+        const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
+        await walkDirectoryAsync(root.path, '', walk);
+        if (this.closed || this.indexRuns.running || this.busy()) return;
+        const known = new Map(
+          prepareLiveStatements(this.db)
+            .reconcileRows.all(root.id)
+            .map((f) => [f.rel_path, f]),
+        );
+        const differs: string[] = [];
+        let stats = 0;
+        for (const f of walk.files) {
+          if (!scanned(f.name)) continue;
+          // Let the server answer between slices of a large root's lstats.
+          if (++stats % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
+          const row = known.get(f.name);
+          known.delete(f.name);
+          if (!row) {
+            differs.push(f.name);
+            continue;
+          }
+          const real = fsPath(f.path);
+          let size = -1;
+          let mtimeMs = -1;
+          try {
+            if (real !== null) ({ size, mtimeMs } = lstatSync(real));
+          } catch {
+            // gone meanwhile: the queued path finds out
+          }
+          // A row failed before any read keeps no size or mtime: the file differs when it changed after that row was written.
+          const contentless = row.status === 'failed' && row.size === 0 && row.mtime_ms === 0;
+          if (contentless ? mtimeMs > row.indexed_ms : row.size !== size || row.mtime_ms !== mtimeMs) differs.push(f.name);
+        }
+        const badFolders: string[] = [];
+        for (const p of walk.problems) {
+          const row = known.get(p.name);
+          known.delete(p.name);
+          if (!scanned(p.name)) badFolders.push(p.name === '.' ? '' : `${p.name}/`);
+          else if (row?.status !== 'failed' || row.error_code !== p.code) differs.push(p.name);
+        }
+        // Rows whose file the walk did not find: gone, or now a link (not under a folder it could not list).
+        for (const name of known.keys()) if (!badFolders.some((b) => name.startsWith(b))) differs.push(name);
+        if (differs.length === 0) continue;
+        found += differs.length;
+        this.emit('reconciled', root.id, differs.length);
+        await this.rearm(root.id);
+        for (const name of differs) this.queue(root.id, name);
+      }
+    })();
+    try {
+      await this.reconciling;
+    } finally {
+      this.reconciling = null;
+    }
+    return found;
+  }
+
+  /** Changes are waiting or being indexed. */
+  private busy(): boolean {
+    return this.pending.size > 0 || this.flushing !== null || this.timer !== null;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
+    this.reconcileTimer = null;
+    await this.reconciling;
     await Promise.all([...this.watchers.values()].map((w) => w.watcher.close()));
     this.watchers.clear();
     await this.flushing;

@@ -1,8 +1,16 @@
-import { closeSync, constants, lstatSync, openSync } from 'node:fs';
+import { closeSync, lstatSync } from 'node:fs';
 import { digestLines } from './evidence-digest';
 import { childPath, fsPath } from './file-name-bytes';
 import { LineStarts, readLines } from './read-lines';
 import { emptyRowMeta, type RowMeta, rowMetadata, timestampMs } from './row-metadata';
+import { openRegularFile } from './safe-open';
+
+/** The largest of the numbers (0 for none), without spreading them as arguments. */
+function maxOf(values: readonly number[]): number {
+  let max = 0;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
 
 export type WindowOutcome =
   | { status: 'ok'; rows: RowMeta[]; line_count: number }
@@ -10,11 +18,13 @@ export type WindowOutcome =
   | { status: 'changed' }
   | { status: 'unreadable' };
 
-/** Opens by the path's bytes (file-name-bytes.ts), never through a link in its last component; throws when it cannot. */
-function openNoFollow(path: string): number {
-  const real = fsPath(path);
-  if (real === null) throw new Error('not a path of ours');
-  return openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+/**
+ * Opens through safe-open.ts, the one open every transcript reader uses: never through a link,
+ * never blocking (a FIFO or socket swapped in for the file would otherwise hang the server's
+ * only thread), a regular file by fstat of the descriptor; throws when it cannot.
+ */
+function openTranscript(path: string): number {
+  return openRegularFile(path).fd;
 }
 
 /**
@@ -25,11 +35,13 @@ function openNoFollow(path: string): number {
 export function readRowWindow(path: string, sourceLines: readonly number[], evidenceSha256: string, from: number, to: number): WindowOutcome {
   let fd: number;
   try {
-    fd = openNoFollow(path);
+    fd = openTranscript(path);
   } catch {
     return { status: 'unreadable' };
   }
-  const needed = Math.max(to, ...sourceLines);
+  // A loop, not Math.max(...spread): a long list of lines must not overflow the stack.
+  const lastSource = maxOf(sourceLines);
+  const needed = Math.max(to, lastSource);
   const starts = new LineStarts();
   const rows: RowMeta[] = [];
   let previousMs: number | null = null;
@@ -57,7 +69,7 @@ export function readRowWindow(path: string, sourceLines: readonly number[], evid
       starts,
     );
     if (outcome.invalidUtf8Line !== null && outcome.invalidUtf8Line <= needed) return { status: 'changed' };
-    if (starts.count < Math.max(...sourceLines)) return { status: 'changed' };
+    if (starts.count < lastSource) return { status: 'changed' };
   } catch {
     return { status: 'unreadable' };
   } finally {
@@ -75,7 +87,7 @@ export function readRowWindow(path: string, sourceLines: readonly number[], evid
 export function readAllRowMetadata(path: string): RowMeta[] | null {
   let fd: number;
   try {
-    fd = openNoFollow(path);
+    fd = openTranscript(path);
   } catch {
     return null;
   }

@@ -3,7 +3,11 @@ import { resolve } from 'node:path';
 import { fsPath } from './file-name-bytes';
 
 /**
- * Opening without following links, and without hanging.
+ * Opening without following links, and without hanging: the ONE open of every path that reads
+ * a transcript (scan, index, watcher, the finding and session views' re-reads, the Stop hook,
+ * verify). test/reliability/open-swaps.test.ts swaps a FIFO, a socket and a link under each,
+ * and checks no other module calls openSync. Reads are then bounded by read-lines.ts (chunks,
+ * MAX_LINE_BYTES per line) or by the caller's fixed-size buffers.
  *
  * O_NOFOLLOW only guards a path's last component: a parent folder swapped for a symbolic link
  * between the walk and the open would still be followed. So after every open we ask the

@@ -175,8 +175,9 @@ describe.skipIf(readerBlocked !== null)('serve on an index this user cannot writ
         expect((await call(server.port, method, path, { body, headers: { 'x-tcf-token': 'wrong' } })).json.error.code, route).toBe('missing_token');
         expect((await call(server.port, method, path, { body, headers: { host: 'evil.example', 'x-tcf-token': server.token } })).status, route).toBe(403);
       }
-      // A method no route has is still a 404, not a refusal.
-      expect((await call(server.port, 'PUT', '/api/folders', { body: {}, headers: { 'x-tcf-token': server.token } })).json.error.code).toBe('not_found');
+      // A method or a URL no route has is refused the same way ("any route, present or future").
+      expect((await call(server.port, 'PUT', '/api/folders', { body: {}, headers: { 'x-tcf-token': server.token } })).json.error.code).toBe('read_only');
+      expect((await call(server.port, 'POST', '/api/not-yet', { body: {}, headers: { 'x-tcf-token': server.token } })).json.error.code).toBe('read_only');
       // Nothing changed: the same folders, the same index run (none), and nothing on disk.
       expect((await call(server.port, 'GET', '/api/folders')).json).toEqual((await call(writable.port, 'GET', '/api/folders')).json);
       expect((await call(server.port, 'GET', '/api/index-runs/current')).json.state).toBe('idle');
