@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, newestMtime, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
+import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, INDEX_THREAD_BUNDLE, INDEX_THREAD_SOURCE, newestMtime, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // TCF_CLI_BUNDLE_DIR (for tests) must be inside the checkout too: the bundle imports packages from node_modules.
@@ -30,8 +30,13 @@ if (!existsSync(entry)) {
   const partial = `${bundleDir}.${process.pid}.partial`;
   await build({
     ...SERVER_BUNDLE_OPTIONS,
-    // The worker is named ANALYSE_WORKER_BUNDLE: the pool looks for it beside its own chunk.
-    entryPoints: { main: join(root, 'server/cli/main.ts'), [ANALYSE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, ANALYSE_WORKER_SOURCE) },
+    // The workers are named ANALYSE_WORKER_BUNDLE and INDEX_THREAD_BUNDLE: the pool and the server's
+    // index thread look for them beside their own chunks.
+    entryPoints: {
+      main: join(root, 'server/cli/main.ts'),
+      [ANALYSE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, ANALYSE_WORKER_SOURCE),
+      [INDEX_THREAD_BUNDLE.replace(/\.mjs$/, '')]: join(root, INDEX_THREAD_SOURCE),
+    },
     outdir: partial,
     outExtension: { '.js': '.mjs' },
     splitting: true,
