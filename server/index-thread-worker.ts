@@ -31,6 +31,15 @@ export type IndexThreadMessage =
 const data = workerData as IndexThreadData;
 const post = (message: IndexThreadMessage) => parentPort!.postMessage(message);
 
+/** Asked to stop (the server is closing): the run ends at its next report, releasing its lock as any failed run does. */
+class IndexThreadStopped extends Error {
+  override name = 'IndexThreadStopped';
+}
+let stopped = false;
+parentPort!.on('message', (m: { type?: string }) => {
+  if (m.type === 'stop') stopped = true;
+});
+
 async function run(): Promise<void> {
   const db = openDatabase(data.path);
   try {
@@ -52,7 +61,10 @@ async function run(): Promise<void> {
       rootIds: data.rootIds,
       analyser: data.analyser,
       lock,
-      onProgress: (progress) => post({ type: 'progress', progress }),
+      onProgress: (progress) => {
+        if (stopped) throw new IndexThreadStopped('stopped: the server is closing');
+        post({ type: 'progress', progress });
+      },
     });
     // Merged into the database and the WAL truncated (a PASSIVE checkpoint leaves its size; the
     // server's connection keeps the file open, so closing this one does not remove it). A reader
@@ -70,7 +82,10 @@ async function run(): Promise<void> {
   }
 }
 
-run().catch((error: unknown) => {
-  const known = describeDatabaseError(error);
-  post({ type: 'failed', code: known?.code ?? null, message: known?.message ?? null, name: error instanceof Error ? error.name : 'unknown' });
-});
+run()
+  .catch((error: unknown) => {
+    const known = describeDatabaseError(error);
+    post({ type: 'failed', code: known?.code ?? null, message: known?.message ?? null, name: error instanceof Error ? error.name : 'unknown' });
+  })
+  // Nothing more to hear: the thread ends.
+  .finally(() => parentPort!.close());

@@ -130,6 +130,23 @@ function startThread(data: IndexThreadData, onProgress?: IndexOptions['onProgres
   return { locked, done, worker };
 }
 
+/** How long a run asked to stop may take to end by itself (and release its lock) before its thread is ended. */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * Asks a run to stop at its next report (it then releases the index lock, as a failed run does);
+ * ends its thread if it has not ended after STOP_GRACE_MS. A thread ended that way leaves its lock
+ * row behind, which the next process takes over (its pid is gone) and this one after ten minutes.
+ */
+async function stopThread(worker: Worker | null): Promise<void> {
+  if (!worker) return;
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  worker.postMessage({ type: 'stop' });
+  const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** The server's runs in the index thread; a database in memory (no other thread can open it) on this thread. */
 export function serverIndexRuns(db: Db): IndexRunBackend {
   if (db.memory) return sameThreadBackend(sqliteIndexStore(db));
@@ -142,9 +159,13 @@ export function serverIndexRuns(db: Db): IndexRunBackend {
       await run.locked;
       return { done: run.done };
     },
-    describeError: (error) => (error instanceof IndexThreadError ? error.known : null),
+    describeError: (error) =>
+      error instanceof IndexThreadError
+        ? (error.known ??
+          (error.kind === 'IndexThreadStopped' ? { code: 'stopped', message: 'the server closed while it ran (the files written so far are kept)' } : null))
+        : null,
     close: async () => {
-      await Promise.all([...workers].map(async (w) => (await w.catch(() => null))?.terminate()));
+      await Promise.all([...workers].map(async (w) => stopThread(await w.catch(() => null))));
     },
   };
 }
