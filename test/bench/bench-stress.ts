@@ -86,7 +86,7 @@ try {
     console.log(
       `through the server (${values['server-watch'] ? 'watching' : '--no-watch'}): ${viaServer.files} files, ${viaServer.state} in ${viaServer.seconds.toFixed(1)} s, ` +
         `peak RSS ${viaServer.peakRssMb} MB, /api/health ${viaServer.healthCount} answers: p50 ${viaServer.healthP50Ms} ms, p99 ${viaServer.healthP99Ms} ms, ` +
-        `max ${viaServer.healthMaxMs} ms, ${viaServer.healthOver200} over 200 ms; database ${viaServer.dbMb.toFixed(1)} MB, WAL at the end ${viaServer.walMb.toFixed(1)} MB; ` +
+        `max ${viaServer.healthMaxMs} ms, ${viaServer.healthOver200} over 200 ms (idle before the run: p99 ${viaServer.idleP99Ms} ms, max ${viaServer.idleMaxMs} ms); database ${viaServer.dbMb.toFixed(1)} MB, WAL at the end ${viaServer.walMb.toFixed(1)} MB; ` +
         `first /api/timeline after: ${viaServer.timelineMs} ms`,
     );
     const viaCli = cliRun(corpus, join(tmp, 'cli.db'));

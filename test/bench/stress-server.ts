@@ -24,6 +24,9 @@ export interface ServerRunFigures {
   healthP99Ms: number;
   healthMaxMs: number;
   healthOver200: number;
+  /** The same probe against the same server before the run, idle, for `idleSeconds`: the machine's noise floor. */
+  idleP99Ms: number;
+  idleMaxMs: number;
   peakRssMb: number;
   dbMb: number;
   walMb: number;
@@ -75,7 +78,7 @@ async function waitForLines(child: ChildProcess, want: RegExp[], timeoutMs: numb
 }
 
 /** Indexes `folder` into a fresh database `db` through a real server; `watch` as `serve` has it by default. */
-export async function serverRun(folder: string, db: string, options: { watch: boolean }): Promise<ServerRunFigures> {
+export async function serverRun(folder: string, db: string, options: { watch: boolean; idleSeconds?: number }): Promise<ServerRunFigures> {
   const port = await freePort();
   const args = [launcher, 'serve', '--db', db, '--port', String(port), '--no-build', ...(options.watch ? [] : ['--no-watch'])];
   const server = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -87,6 +90,19 @@ export async function serverRun(folder: string, db: string, options: { watch: bo
       if (r.status >= 300) throw new Error(`${path}: ${r.status} ${await r.text()}`);
       return (await r.json()) as Record<string, unknown>;
     };
+    const probe = async () => {
+      const t = performance.now();
+      await (await fetch(new URL('/api/health', base))).arrayBuffer();
+      return performance.now() - t;
+    };
+    // The noise floor: the same probe, nothing to do.
+    const idle: number[] = [];
+    const idleUntil = performance.now() + (options.idleSeconds ?? 10) * 1000;
+    while (performance.now() < idleUntil) {
+      idle.push(await probe());
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    idle.sort((a, b) => a - b);
     const folderRow = await post('/api/folders', { path: folder });
     const started = performance.now();
     await post('/api/index-runs', { folder_id: folderRow.id });
@@ -103,10 +119,7 @@ export async function serverRun(folder: string, db: string, options: { watch: bo
       }
     })();
     while (state === 'running') {
-      const t = performance.now();
-      const r = await fetch(new URL('/api/health', base));
-      await r.arrayBuffer();
-      latencies.push(performance.now() - t);
+      latencies.push(await probe());
       await new Promise((r) => setTimeout(r, 10));
     }
     await watcher;
@@ -124,6 +137,8 @@ export async function serverRun(folder: string, db: string, options: { watch: bo
       healthP99Ms: Math.round(percentile(latencies, 99)),
       healthMaxMs: Math.round(latencies.at(-1) ?? 0),
       healthOver200: latencies.filter((l) => l > 200).length,
+      idleP99Ms: Math.round(percentile(idle, 99)),
+      idleMaxMs: Math.round(idle.at(-1) ?? 0),
       peakRssMb: peakRssMb(server.pid!),
       dbMb: sizeMb(db),
       walMb: sizeMb(`${db}-wal`),
