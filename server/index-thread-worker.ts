@@ -1,5 +1,3 @@
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { type IndexOptions, indexRoots } from './index/index-roots';
 import { isIndexBusy } from './index/index-store';
@@ -42,25 +40,7 @@ parentPort!.on('message', (m: { type?: string }) => {
   if (m.type === 'stop') stopped = true;
 });
 
-/**
- * This thread, and the threads it starts (the analysis pool, checkpoints: a new thread inherits its
- * creator's priority), run at a lower priority than the thread that answers requests: on a busy
- * machine the scheduler then gives that thread its turn first, and an idle machine runs the index as
- * fast as before. Linux names a thread by its id in /proc/thread-self; elsewhere (or when it is not
- * allowed) the run keeps the process's priority.
- */
-const NICENESS = 10;
-function lowerThisThreadsPriority(): void {
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, NICENESS);
-  } catch {
-    // Not Linux, or not allowed: the same priority as the server.
-  }
-}
-
 async function run(): Promise<void> {
-  lowerThisThreadsPriority();
   const db = openDatabase(data.path);
   try {
     const store = sqliteIndexStore(db);
