@@ -139,7 +139,8 @@ const STOP_GRACE_MS = 5000;
  * row behind, which the next process takes over (its pid is gone) and this one after ten minutes.
  */
 async function stopThread(worker: Worker | null): Promise<void> {
-  if (!worker) return;
+  // threadId is -1 once a thread has ended.
+  if (!worker || worker.threadId === -1) return;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   worker.postMessage({ type: 'stop' });
   const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
