@@ -8,6 +8,7 @@ import Fastify, { type FastifyReply } from 'fastify';
 import { API_ERRORS, type ApiErrorCode, errorBody } from '../shared/api-errors';
 import type { ReadOnlyReason } from '../shared/read-only';
 import { IndexRunner } from './index/index-runner';
+import { serverIndexRuns } from './index-thread';
 import { compareRoutes } from './routes/compare';
 import { diagnosticRoutes } from './routes/diagnostics';
 import { exportRoutes } from './routes/export';
@@ -31,7 +32,6 @@ import type { App, RouteContext } from './routes/types';
 import { versionRoutes } from './routes/versions';
 import { type Db, describeDatabaseError } from './store/database';
 import { IndexBusyError } from './store/index-lock';
-import { sqliteIndexStore } from './store/index-store';
 import { RootError, type RootProblem } from './store/roots';
 
 export interface AppOptions {
@@ -146,12 +146,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('routeList', routes);
   const ctx: RouteContext = {
     db: options.db,
-    indexRuns: options.indexRuns ?? new IndexRunner(sqliteIndexStore(options.db), options.analyser, options.progressIntervalMs),
+    indexRuns: options.indexRuns ?? new IndexRunner(serverIndexRuns(options.db), options.analyser, options.progressIntervalMs),
     demo: options.demo ?? false,
     toolVersion: options.toolVersion ?? '0.0.0',
     readOnly: options.readOnly ?? null,
   };
 
+  // A run still going when the server closes is stopped (its thread ends; what it committed stays).
+  app.addHook('onClose', () => ctx.indexRuns.close());
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,

@@ -27,6 +27,10 @@ export function newestMtime(path) {
   return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
 }
 
+/** The server's index thread (server/index-thread.ts): its entry, and its bundle's name beside the CLI's chunks. */
+export const INDEX_THREAD_SOURCE = 'server/index-thread-worker.ts';
+export const INDEX_THREAD_BUNDLE = 'index-thread-worker.mjs';
+
 /**
  * Bundles the CLI (one chunk per command) with the index's worker beside it into `outdir`: what
  * `npm run cli` builds into node_modules/.cache at first start, and what `npm pack` ships prebuilt
@@ -37,8 +41,13 @@ export async function buildCliBundle(root, outdir) {
   const { build } = await import('esbuild');
   await build({
     ...SERVER_BUNDLE_OPTIONS,
-    // The worker is named ANALYSE_WORKER_BUNDLE: the pool looks for it beside its own chunk.
-    entryPoints: { main: join(root, 'server/cli/main.ts'), [ANALYSE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, ANALYSE_WORKER_SOURCE) },
+    // The workers are named ANALYSE_WORKER_BUNDLE and INDEX_THREAD_BUNDLE: the pool and the server's
+    // index thread look for them beside their own chunks.
+    entryPoints: {
+      main: join(root, 'server/cli/main.ts'),
+      [ANALYSE_WORKER_BUNDLE.replace(/\.mjs$/, '')]: join(root, ANALYSE_WORKER_SOURCE),
+      [INDEX_THREAD_BUNDLE.replace(/\.mjs$/, '')]: join(root, INDEX_THREAD_SOURCE),
+    },
     outdir,
     outExtension: { '.js': '.mjs' },
     splitting: true,

@@ -5,14 +5,13 @@ import { join, resolve } from 'node:path';
 import { READ_ONLY_OFF, READ_ONLY_REASONS, type ReadOnlyReason } from '../shared/read-only';
 import { buildApp } from './app';
 import { IndexRunner } from './index/index-runner';
-import { indexDatabase } from './index-database';
+import { indexInThread, serverIndexRuns } from './index-thread';
 import { RootWatcher } from './live/watch-roots';
 import { projectRoot } from './project-root';
 import { ServeError } from './serve-error';
 import { databaseWriteProblem, followReadOnlyIndex } from './serve-read-only';
 import { type Db, openDatabase, openDatabaseQueryOnly, openDatabaseReadOnly } from './store/database';
 import { defaultDbPath, demoDbPath } from './store/default-db-path';
-import { sqliteIndexStore } from './store/index-store';
 import { addRoot, removeRootsExcept } from './store/roots';
 import { toolVersion } from './tool-version';
 
@@ -85,16 +84,16 @@ export async function startServer(options: ServeOptions) {
     // The demo database holds the bundled corpus only (another checkout may have left its own copy).
     removeRootsExcept(db, addRoot(db, DEMO_CORPUS, DEMO_LABEL).id);
     freshenDemoFilesBeingWritten();
-    const s = await indexDatabase(db, {});
+    const s = await indexInThread(db);
     log(`Demo corpus indexed (${s.filesSeen} files; generated data, not real sessions).`);
   }
   for (const dir of options.dirs ?? []) addRoot(db, dir);
-  const indexRuns = new IndexRunner(sqliteIndexStore(db), 'auto', options.progressIntervalMs);
+  const indexRuns = new IndexRunner(serverIndexRuns(db), 'auto', options.progressIntervalMs);
   // Watching starts before the first index, so nothing written meanwhile is missed; it indexes once that ends.
   const watcher = options.watch !== false && !options.demo && !readOnly ? new RootWatcher(db, indexRuns) : null;
   await watcher?.start();
   if (options.dirs?.length) {
-    const first = indexDatabase(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
+    const first = indexInThread(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });
     watcher?.holdUntil(first);
     const s = await first;
     log(`Indexed ${s.filesSeen} files (${s.filesFailed} failed, ${s.filesInProgress} being written).`);
@@ -133,6 +132,7 @@ export async function startServer(options: ServeOptions) {
   log(`API token for POST/DELETE from scripts (header x-tcf-token): ${token}`);
   const close = async () => {
     await watcher?.close();
+    await indexRuns.close();
     await app.close();
     if (followed) followed.close();
     else db.close();

@@ -20,7 +20,7 @@ export function indexRunRoutes(app: App, ctx: RouteContext): void {
       const folderId = request.body?.folder_id;
       if (folderId !== undefined && !folderExists(ctx.db, folderId)) throw httpError(404, 'not_found', 'no such folder');
       try {
-        return reply.status(202).send(ctx.indexRuns.start(folderId).state);
+        return reply.status(202).send((await ctx.indexRuns.start(folderId)).state);
       } catch (error) {
         if (error instanceof IndexRunningError) throw httpError(409, 'index_running', error.message);
         throw error;

@@ -94,7 +94,7 @@ if (mode === 'idle') {
   runner.on('progress', (s: { phase: string | null; files_done: number }) => {
     phase = `${s.phase}@${s.files_done}`;
   });
-  const summary = await runner.start().done;
+  const summary = await (await runner.start()).done;
   clearInterval(probe);
   histogram.disable();
   db.close();

@@ -111,7 +111,9 @@ describe('the packed and installed command', () => {
 
   it('serve serves the page and the API from the installed package', async () => {
     const port = await freePort();
-    const server: ChildProcess = spawn(bin, ['serve', '--port', String(port), '--db', db, '--no-watch'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A folder given to serve is indexed at start, in the server's index thread (its own bundle, shipped beside the CLI's).
+    const served = join(work, 'data', 'served.db');
+    const server: ChildProcess = spawn(bin, ['serve', corpus, '--port', String(port), '--db', served, '--no-watch'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let out = '';
       let err = '';
@@ -129,6 +131,8 @@ describe('the packed and installed command', () => {
       expect(await page.text()).toMatch(/<div id="root">/);
       const health = (await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as { status?: string; tool_version?: string };
       expect(health).toMatchObject({ status: 'ok', tool_version: version });
+      const summary = (await (await fetch(`http://127.0.0.1:${port}/api/summary`)).json()) as { findings?: number; codes?: Array<{ count: number }> };
+      expect(JSON.stringify(summary)).toMatch(/missing_tool_use_block/);
     } finally {
       const exited = new Promise((resolve) => server.on('close', resolve));
       server.kill('SIGTERM');

@@ -92,9 +92,9 @@ describe('FIFOs, sockets and other non-regular files never hang a run', () => {
       ]);
       // The server's runner ends its scan, and the next one starts (no 409 forever).
       const runner = new IndexRunner(sqliteIndexStore(db), 'inline', 0, () => {});
-      await runner.start().done;
+      await (await runner.start()).done;
       expect(runner.current().state).toBe('done');
-      const again = runner.start();
+      const again = await runner.start();
       expect((await again.done)?.filesFailed).toBe(2);
     } finally {
       db.close();

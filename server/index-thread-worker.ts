@@ -1,0 +1,91 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { type IndexOptions, indexRoots } from './index/index-roots';
+import { isIndexBusy } from './index/index-store';
+import { describeDatabaseError, openDatabase } from './store/database';
+import { sqliteIndexStore } from './store/index-store';
+
+/** What the server's index thread is asked (server/index-thread.ts). */
+export interface IndexThreadData {
+  path: string;
+  rootIds?: number[];
+  analyser: NonNullable<IndexOptions['analyser']>;
+  /** Wait while another run holds the lock (serve's start-up index), or fail at once (a run asked for on the page). */
+  wait: boolean;
+}
+
+/** What it tells: plain data only (no path, no payload: a summary, progress, codes). */
+export type IndexThreadMessage =
+  | { type: 'locked' }
+  | { type: 'busy'; message: string; pid: number }
+  | { type: 'waiting'; message: string; pid: number }
+  | { type: 'progress'; progress: import('./index/index-summary').IndexProgress }
+  | { type: 'done'; summary: import('./index/index-summary').IndexSummary; checkpointed: boolean }
+  | { type: 'failed'; code: string | null; message: string | null; name: string };
+
+/**
+ * The server's index thread: one index run, start to end, on a connection of its own. Every
+ * write of the run (lock, run record, file rows, removals, the closing transaction) happens
+ * here, never on the thread that answers requests. At the end the WAL is checkpointed and
+ * truncated (the server's own connection stays open, so closing this one does not remove it).
+ */
+const data = workerData as IndexThreadData;
+const post = (message: IndexThreadMessage) => parentPort!.postMessage(message);
+
+/** Asked to stop (the server is closing): the run ends at its next report, releasing its lock as any failed run does. */
+class IndexThreadStopped extends Error {
+  override name = 'IndexThreadStopped';
+}
+let stopped = false;
+parentPort!.on('message', (m: { type?: string }) => {
+  if (m.type === 'stop') stopped = true;
+});
+
+async function run(): Promise<void> {
+  const db = openDatabase(data.path);
+  try {
+    const store = sqliteIndexStore(db);
+    let lock: ReturnType<typeof store.tryAcquireLock>;
+    if (data.wait) {
+      lock = await store.acquireLock((holder) => post({ type: 'waiting', message: holder.message, pid: holder.pid }));
+    } else {
+      try {
+        lock = store.tryAcquireLock();
+      } catch (error) {
+        if (!isIndexBusy(error)) throw error;
+        post({ type: 'busy', message: error.message, pid: error.pid });
+        return;
+      }
+    }
+    post({ type: 'locked' });
+    const summary = await indexRoots(store, {
+      rootIds: data.rootIds,
+      analyser: data.analyser,
+      lock,
+      onProgress: (progress) => {
+        if (stopped) throw new IndexThreadStopped('stopped: the server is closing');
+        post({ type: 'progress', progress });
+      },
+    });
+    // Merged into the database and the WAL truncated (a PASSIVE checkpoint leaves its size; the
+    // server's connection keeps the file open, so closing this one does not remove it). A reader
+    // that still holds it makes this give up after the busy timeout: the next run merges it.
+    let checkpointed = false;
+    try {
+      const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+      checkpointed = result?.busy === 0;
+    } catch {
+      // Busy or a full disk: the WAL stays as it is, and the next run's checkpoint merges it.
+    }
+    post({ type: 'done', summary, checkpointed });
+  } finally {
+    db.close();
+  }
+}
+
+run()
+  .catch((error: unknown) => {
+    const known = describeDatabaseError(error);
+    post({ type: 'failed', code: known?.code ?? null, message: known?.message ?? null, name: error instanceof Error ? error.name : 'unknown' });
+  })
+  // Nothing more to hear: the thread ends.
+  .finally(() => parentPort!.close());
