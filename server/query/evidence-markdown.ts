@@ -162,7 +162,11 @@ const leftOut = (omitted: string[]) => `Left out to fit a GitHub issue: ${omitte
 function render(r: EvidenceReport, shape: Shape, omitted: string[]): string {
   const totals = new Map<string, number>();
   for (const row of r.by_version) for (const c of row.codes) totals.set(c.code, (totals.get(c.code) ?? 0) + c.count);
-  const codes = r.definitions.map((d) => d.code).filter((c) => (totals.get(c) ?? 0) > 0);
+  // The claim's code first, then the others by their findings.
+  const codes = r.definitions
+    .map((d) => d.code)
+    .filter((c) => (totals.get(c) ?? 0) > 0)
+    .sort((a, b) => (a === r.claim?.code ? -1 : b === r.claim?.code ? 1 : (totals.get(b) ?? 0) - (totals.get(a) ?? 0)));
   const absent = r.definitions.map((d) => d.code).filter((c) => (totals.get(c) ?? 0) === 0);
   const out: string[] = [];
   out.push(`## ${r.title ?? 'Lost tool calls: evidence report'}`, '');
