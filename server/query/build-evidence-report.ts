@@ -91,13 +91,15 @@ function sideOf(label: string, rows: RateRow[], code: string): Side {
   return { label, count, opportunities, per_1000_opportunities: perThousand(count, opportunities) };
 }
 
-/** The strongest card that passed its test: strong before suggestive, then the smallest p-value. */
+/** The strongest card that passed its test: strong before suggestive, a version before a day (what a maintainer acts on), then the smallest p-value. */
 function strongestCard(cards: VerdictCard[], codes: ReadonlySet<string>): VerdictCard | null {
   const minP = (c: VerdictCard) => Math.min(...c.codes.map((x) => x.p_value ?? 1));
   return (
     cards
       .filter((c) => c.strength !== 'insufficient' && c.codes.some((x) => codes.has(x.code)))
-      .sort((a, b) => (a.strength === b.strength ? minP(a) - minP(b) : a.strength === 'strong' ? -1 : 1))[0] ?? null
+      .sort((a, b) =>
+        a.strength !== b.strength ? (a.strength === 'strong' ? -1 : 1) : a.dimension !== b.dimension ? (a.dimension === 'version' ? -1 : 1) : minP(a) - minP(b),
+      )[0] ?? null
   );
 }
 
