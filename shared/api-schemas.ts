@@ -343,6 +343,11 @@ export const VerdictCard = Type.Object({
   strength_text: Type.String(),
   last_good: Nullable(Type.String()),
   first_bad: Nullable(Type.String()),
+  /**
+   * Where it starts: the first version or day holding a finding of the card's codes, from the change
+   * on (a change card) or at all (a "not enough data" card, whose first_bad is the peak: the highest rate).
+   */
+  first_finding: Type.Optional(Nullable(Type.String())),
   codes: Type.Array(CardCode),
   /** The test and its correction, for the one-click details. */
   test: Type.String(),

@@ -1,0 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { testApp } from './test/support/api-app';
+import { writeClaimCorpus } from './test/support/claim-corpus';
+const t = await testApp([writeClaimCorpus(mkdtempSync(join(tmpdir(), 'c-')))]);
+const r = (await t.get('/api/regressions')).json;
+for (const c of r.rows) console.log(c.dimension, c.strength, c.last_good, c.first_bad, c.codes.map((x: any) => `${x.code} ${x.before.count}/${x.before.opportunities} ${x.after.count}/${x.after.opportunities} p=${x.p_value}`).join('; '));
+console.log(r.no_claim);
+await t.close();
