@@ -380,7 +380,7 @@ export function buildCards(
         keyAt.push(c.key);
       }
   keyAt.sort(dimension === 'version' ? compareVersions : (a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  keyAt.forEach((k, i) => order.set(k, i));
+  for (const [i, k] of keyAt.entries()) order.set(k, i);
   const firstWithFindings = (cells: CardCell[], from: number) => {
     const c = cells.slice(from).find((x) => x.events > 0);
     return c ? order.get(c.key)! : Number.POSITIVE_INFINITY;
