@@ -345,6 +345,11 @@ export const VerdictCard = Type.Object({
   strength_text: Type.String(),
   last_good: Nullable(Type.String()),
   first_bad: Nullable(Type.String()),
+  /**
+   * Where it starts: the first version or day holding a finding of the card's codes, from the change
+   * on (a change card) or at all (a "not enough data" card, whose first_bad is the peak: the highest rate).
+   */
+  first_finding: Type.Optional(Nullable(Type.String())),
   codes: Type.Array(CardCode),
   /** The test and its correction, for the one-click details. */
   test: Type.String(),
@@ -440,6 +445,8 @@ export const ExportQuery = Type.Object({
   ...FilterQuery.properties,
   ...RedactionQuery.properties,
   format: Type.Optional(Type.Union([Type.Literal('md'), Type.Literal('json')])),
+  /** `all`: today's whole-corpus report; `claim` (default): one claim, the strongest card's code (or the one `code`). */
+  scope: Type.Optional(Type.Union([Type.Literal('claim'), Type.Literal('all')])),
 });
 export type ExportQuery = Static<typeof ExportQuery>;
 
@@ -473,9 +480,34 @@ function ReportCodeRate() {
   });
 }
 
-/** The evidence report (`report_format` 1). Documented field by field in the README; stable across releases of the same format. */
+/** One side of a report's claim: findings over the code's own opportunities on the versions (or days) it names. */
+export const ClaimSide = Type.Object({
+  /** Which versions or days, in words: `up to 2.1.210`, `2.1.211–2.1.220`. */
+  label: Type.String(),
+  count: Type.Integer(),
+  opportunities: Type.Integer(),
+  per_1000_opportunities: Nullable(Interval),
+});
+
+/** Where one code's findings were seen (the claim, and each other code with findings). */
+export const ReportCodeSeen = Type.Object({
+  code: Type.String(),
+  findings: Type.Integer(),
+  /** Files (sessions) holding at least one. */
+  sessions: Type.Integer(),
+  /** Versions holding at least one, in version order. */
+  versions: Type.Array(Type.String()),
+  first_day: Nullable(Type.String()),
+  last_day: Nullable(Type.String()),
+  models: Type.Array(Type.String()),
+});
+
+/**
+ * The evidence report (`report_format` 2; 1 before issue 28: every rate row listed every code).
+ * Documented field by field in the README. `verify` reads both formats (it reads only `findings`).
+ */
 export const EvidenceReport = Type.Object({
-  report_format: Type.Literal(1),
+  report_format: Type.Union([Type.Literal(1), Type.Literal(2)]),
   tool: Type.Object({ name: Type.Literal('tool-call-forensics'), version: Type.String() }),
   detector_definitions_version: Type.Integer(),
   generated_at: Type.String(),
@@ -516,6 +548,32 @@ export const EvidenceReport = Type.Object({
   by_version: Type.Array(ReportRateRow),
   by_day: Type.Array(ReportRateRow),
   regressions: Type.Object({ method: Type.String(), verdicts: Type.Array(RegressionVerdict) }),
+  /** Format 2, unless scope=all: the one claim the report is about (its code, where seen, before and after, the test). */
+  claim: Type.Optional(
+    Type.Object({
+      ...ReportCodeSeen.properties,
+      /** `verdict_card` (the strongest card passing its test), `most_findings` (no card passes), `code_filter` (one code asked for). */
+      chosen_by: Type.Union([Type.Literal('verdict_card'), Type.Literal('most_findings'), Type.Literal('code_filter')]),
+      before: Nullable(ClaimSide),
+      after: Nullable(ClaimSide),
+      /** The test and its outcome in one sentence. */
+      test: Type.String(),
+    }),
+  ),
+  /** Format 2: the other codes with findings, most findings first. */
+  other_codes: Type.Optional(Type.Array(ReportCodeSeen)),
+  /** Format 2: what a maintainer asks for first. */
+  environment: Type.Optional(
+    Type.Object({
+      /** Entrypoints recorded on the findings' messages (`cli`, `sdk-ts`, …; `other` for an unlisted value). */
+      entrypoints: Type.Array(Type.String()),
+      /** Effort levels, only when the index records them (null: not recorded). */
+      efforts: Nullable(Type.Array(Type.String())),
+      /** The reporter's OS and architecture (Node's process.platform and process.arch). */
+      os: Type.String(),
+      arch: Type.String(),
+    }),
+  ),
   findings: Type.Array(
     Type.Object({
       code: Type.String(),

@@ -16,9 +16,17 @@ export interface ExportOutput {
  * The `export` command's work: the report as Markdown (always under the budget) or JSON, with
  * its size and what the person should know before pasting it.
  */
-export function runExport(db: Db, dbPath: string, filters: RateFilters, redaction: Redaction, format: 'md' | 'json', toolVersion: string): ExportOutput {
+export function runExport(
+  db: Db,
+  dbPath: string,
+  filters: RateFilters,
+  redaction: Redaction,
+  format: 'md' | 'json',
+  toolVersion: string,
+  scope: 'claim' | 'all' = 'claim',
+): ExportOutput {
   const demo = resolve(dbPath) === resolve(demoDbPath());
-  const report = buildEvidenceReport(db, filters, redaction, toolVersion, new Date(), { demo });
+  const report = buildEvidenceReport(db, filters, redaction, toolVersion, new Date(), { demo, scope });
   const notes: string[] = [];
   for (const w of report.warnings ?? []) notes.push(`warning: ${w}`);
   if (format === 'json') {

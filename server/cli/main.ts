@@ -117,6 +117,17 @@ withFilterOptions(program.command('report'))
     }
   });
 
+type ExportOptions = FilterOptions & {
+  db?: string;
+  format: string;
+  files: string;
+  lines: string;
+  digests: string;
+  models: string;
+  out?: string;
+  allCodes?: boolean;
+};
+
 withFilterOptions(program.command('export'))
   .description('Print an evidence report for a bug tracker (Markdown or JSON): counts, rates, regression verdicts and findings, redacted.')
   .option('--db <file>', DB_HELP)
@@ -126,7 +137,8 @@ withFilterOptions(program.command('export'))
   .option('--digests <how>', 'keep | omit', 'keep')
   .option('--models <how>', 'keep | generalize', 'keep')
   .option('--out <file>', 'write to this file instead of stdout')
-  .action(async (options: FilterOptions & { db?: string; format: string; files: string; lines: string; digests: string; models: string; out?: string }) => {
+  .option('--all-codes', "the whole corpus's report, every code alike (default: one claim, the strongest card's code; --code C picks it)")
+  .action(async (options: ExportOptions) => {
     const { defaultDbPath, checkChoice, checkFilterOptions, checkFilterValuesIn, ensurePseudonymSalt, filtersOf, openExistingIndex } = await loadIndex();
     const { redactionOf } = await import('../query/build-evidence-report');
     const { runExport } = await import('./export-command');
@@ -145,7 +157,15 @@ withFilterOptions(program.command('export'))
     try {
       checkFilterValuesIn(db, options);
       if (options.files === 'pseudonymize' || options.files === 'keep-session') ensurePseudonymSalt(db, path);
-      const out = runExport(db, path, filtersOf(options), redactionOf(options as never), options.format as 'md' | 'json', toolVersion());
+      const out = runExport(
+        db,
+        path,
+        filtersOf(options),
+        redactionOf(options as never),
+        options.format as 'md' | 'json',
+        toolVersion(),
+        options.allCodes ? 'all' : 'claim',
+      );
       // Sizes and warnings go to stderr (stdout stays the report alone), once the report is out: a reader that
       // closed early (`| head`) ends the process quietly, with no note after it.
       const notes = () => {
@@ -179,8 +199,10 @@ withFilterOptions(program.command('export'))
 
 program
   .command('verify')
-  .description('Recompute the digests of a JSON evidence report from local files: exit 0 when every finding matches, 1 otherwise.')
-  .argument('<report>', 'the report, exported with --format json')
+  .description(
+    'Recompute the digests of an evidence report (JSON, or Markdown with its verification block) from local files: exit 0 when all match, 1 otherwise.',
+  )
+  .argument('<report>', 'the report: JSON (format 1 or 2), or the Markdown as exported or pasted')
   .argument('<dir...>', 'folders holding the transcripts (the roots that were indexed)')
   .option('--db <file>', `${DB_HELP}; needed to resolve pseudonymized file names`)
   .action(async (reportPath: string, dirs: string[], options: { db?: string }) => {

@@ -4,6 +4,7 @@ import { EvidenceReport } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { printable } from '../../shared/printable';
 import { keepSessionName } from '../query/build-evidence-report';
+import { parseVerificationBlock } from '../query/verification-block';
 import { digestLines } from '../scan/evidence-digest';
 import { LineStarts, readLines } from '../scan/read-lines';
 import { openRegularFile } from '../scan/safe-open';
@@ -46,14 +47,7 @@ function lineStartsUpTo(path: string, upTo: number): LineStarts | null {
  * report without files, lines or digests cannot be verified (and says so).
  */
 export function verifyReport(reportText: string, dirs: readonly string[], db: Db | null): VerifyResult[] {
-  let report: EvidenceReport;
-  try {
-    const parsed = JSON.parse(reportText) as unknown;
-    if (!evidenceReportCheck().Check(parsed)) throw new Error('shape');
-    report = parsed as EvidenceReport;
-  } catch {
-    throw new BadReportError('the report is not a JSON evidence report of format 1 (export it with --format json)');
-  }
+  const { files, findings } = readFindings(reportText);
   const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
   const byName = new Map<string, string>();
   for (const dir of dirs) {
@@ -69,7 +63,7 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     for (const f of walk.files) if (!byName.has(f.name)) byName.set(f.name, f.path);
   }
   let resolve: (name: string) => string | undefined = (name) => byName.get(name);
-  if (report.redaction.files === 'pseudonymize' || report.redaction.files === 'keep-session') {
+  if (files === 'pseudonymize' || files === 'keep-session') {
     if (!db) throw new BadReportError('this report names files by pseudonym: give the --db that exported it');
     let salt: string;
     try {
@@ -79,13 +73,14 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
       if ((error as { code?: string }).code !== 'SQLITE_READONLY') throw error;
       throw new BadReportError('this database never exported a pseudonymized report: give the --db that exported it');
     }
-    const rename = report.redaction.files === 'pseudonymize' ? filePseudonym : keepSessionName;
+    const rename = files === 'pseudonymize' ? filePseudonym : keepSessionName;
     const byPseudonym = new Map([...byName].map(([name, path]) => [rename(salt, name), path]));
     resolve = (name) => byPseudonym.get(name);
   }
   const checked = new Map<string, Pick<VerifyResult, 'status' | 'reason'>>();
-  return report.findings.map((f, index) => {
-    const base = { index, code: f.code, file: f.file ?? null };
+  return findings.map((f, index) => {
+    const base = { index: f.number !== undefined ? f.number - 1 : index, code: f.code, file: f.file ?? null };
+    if (f.bad) return { ...base, status: 'unverifiable' as const, reason: f.bad };
     if (!f.file || !f.source_lines || !f.evidence_sha256) {
       return { ...base, status: 'unverifiable' as const, reason: 'the report omits the file, its lines or its digest' };
     }
@@ -118,6 +113,43 @@ function checkDigest(path: string, sourceLines: readonly number[], expected: str
     return { status: 'changed', reason: 'the source lines cannot be read as reported' };
   }
   return digest === expected ? { status: 'match', reason: 'same bytes' } : { status: 'changed', reason: 'the source lines differ from the reported digest' };
+}
+
+interface ToVerify {
+  /** The row's number in a Markdown report's verification block (absent for JSON: the finding's place). */
+  number?: number;
+  code: string;
+  file?: string;
+  source_lines?: number[];
+  evidence_sha256?: string;
+  /** A verification row that does not parse: why. */
+  bad?: string;
+}
+
+/**
+ * The findings a report asks to verify: a JSON report of format 1 or 2 (its `findings`), or a
+ * Markdown report's verification block (what was pasted in a bug tracker).
+ */
+function readFindings(text: string): { files: EvidenceReport['redaction']['files']; findings: ToVerify[] } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text) as unknown;
+  } catch {
+    const block = parseVerificationBlock(text);
+    if (!block) {
+      throw new BadReportError(
+        'the report is neither a JSON evidence report (format 1 or 2) nor a Markdown report with its verification block (~~~tcf-verify); export it again',
+      );
+    }
+    return {
+      files: block.files,
+      findings: block.rows.map((r) => ('bad' in r ? { number: r.number, code: '', bad: r.bad } : { ...r })),
+    };
+  }
+  if (!evidenceReportCheck().Check(parsed))
+    throw new BadReportError('the report is not a JSON evidence report of format 1 or 2 (export it with --format json)');
+  const report = parsed as EvidenceReport;
+  return { files: report.redaction.files, findings: report.findings };
 }
 
 /** Highest line number a report may name (no transcript has more lines than this). */

@@ -111,6 +111,20 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
   return { analysis, source: { kind: 'capture', capture } };
 }
 
+/** Stop reasons the API documents; any other recorded value is reported as `other`. */
+const STOP_REASONS = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal', 'model_context_window_exceeded']);
+
+/**
+ * What every transcript finding says of its message, beside its detector's details: the stop
+ * reason (`unknown` when every row says null; a word from STOP_REASONS, else `other`) and the
+ * entrypoint when recorded. A detector's own key of the same name wins.
+ */
+function messageFacts(m: TranscriptFile['messages'][number]): Record<string, string> {
+  const facts: Record<string, string> = { stop_reason: m.stopReason === null ? 'unknown' : STOP_REASONS.has(m.stopReason) ? m.stopReason : 'other' };
+  if (m.entrypoint) facts.entrypoint = m.entrypoint;
+  return facts;
+}
+
 /** Scan one file, run every detector on it and digest each finding's source lines. */
 export function analyseFile(path: string, options: AnalyseOptions = {}): FileAnalysis {
   return analyseFileAndSource(path, options).analysis;
@@ -151,7 +165,7 @@ export function analyseFileAndSource(path: string, options: AnalyseOptions = {})
       version: f.message.version,
       sidechain: f.message.sidechain,
       messageHash: hashMessageId(f.message.messageId),
-      details: f.details ?? {},
+      details: { ...messageFacts(f.message), ...f.details },
     }));
   } catch {
     // The file changed under us between reading and digesting: nothing from it is trusted.

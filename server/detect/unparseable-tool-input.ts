@@ -8,7 +8,8 @@ import type { Detector, Finding } from './detector';
  * kept what arrived and refused the call instead of running it with {}. Details: `len` (the byte
  * count Claude Code recorded, only when it is a non-negative safe integer), `tool` (a built-in
  * tool name, else `mcp` or `other`), and `error_kind` of the result paired by id (`no_result`
- * when there is none, `none` when it succeeded). `raw` is payload: never read.
+ * when there is none, `none` when it succeeded); of `raw` (payload) only `raw_chars` (its length)
+ * and where it stops parsing as JSON (`stop_offset`, and `stop_expected`, a JSON_EXPECTED word).
  */
 export const unparseableToolInputTranscript: Detector<'transcript'> = {
   code: 'unparseable_tool_input',
@@ -21,6 +22,11 @@ export const unparseableToolInputTranscript: Detector<'transcript'> = {
       const result = results.of(call);
       const details: Record<string, string | number> = { tool: toolClass(call.name), error_kind: result === null ? 'no_result' : (result.errorKind ?? 'none') };
       if (call.unparsed.len !== null) details.len = call.unparsed.len;
+      if (call.unparsed.rawChars != null) details.raw_chars = call.unparsed.rawChars;
+      if (call.unparsed.stop) {
+        details.stop_offset = call.unparsed.stop.offset;
+        details.stop_expected = call.unparsed.stop.expected;
+      }
       findings.push({ code: 'unparseable_tool_input', message, sourceLines: result === null ? [call.line] : [call.line, result.line], details });
     }
     return findings;

@@ -1,12 +1,13 @@
 import { createHmac } from 'node:crypto';
-import type { EvidenceReport, Redaction, RegressionVerdict } from '../../shared/api-schemas';
-import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
+import type { EvidenceReport, Redaction, RegressionVerdict, VerdictCard } from '../../shared/api-schemas';
+import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
 import { perThousand } from '../../shared/statistics';
+import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
 import { getFindings } from './get-findings';
 import { getRates, type RateRow, selectedCodes } from './get-rates';
-import { getRegressions } from './get-regressions';
+import { getRegressions, getVerdictCards, SESSION_CAP } from './get-regressions';
 import { getSummary } from './get-summary';
 import type { RateFilters } from './rate-filters';
 
@@ -29,6 +30,7 @@ export function modelFamily(model: string | null): string | null {
   return m ? m[1]! : 'other';
 }
 
+/** Format 2 rows are sparse: a code appears in a row only where it has findings (its opportunities are the row's own counts). */
 const toReportRows = (rows: RateRow[]) =>
   rows.map((r) => ({
     key: r.key,
@@ -38,17 +40,117 @@ const toReportRows = (rows: RateRow[]) =>
     capture_messages: r.capture_messages,
     synthetic_messages: r.synthetic_messages ?? 0,
     stop_reason_coverage: r.stop_reason_coverage ?? (r.assistant_messages > 0 ? r.stop_known_messages / r.assistant_messages : null),
-    codes: r.codes.map((c) => ({
-      code: c.code,
-      count: c.count,
-      // Report format 1 carries the rate per tool-use turn too (verify reads it back); the API no longer does.
-      per_1000_tool_use_turns: perThousand(c.count, r.tool_use_turns),
-      opportunity: c.opportunity,
-      opportunities: c.opportunities,
-      per_1000_opportunities: c.per_1000_opportunities,
-      not_measurable: c.not_measurable,
-    })),
+    codes: r.codes
+      .filter((c) => c.count > 0)
+      .map((c) => ({
+        code: c.code,
+        count: c.count,
+        // Report format 1 carries the rate per tool-use turn too (verify reads it back); the API no longer does.
+        per_1000_tool_use_turns: perThousand(c.count, r.tool_use_turns),
+        opportunity: c.opportunity,
+        opportunities: c.opportunities,
+        per_1000_opportunities: c.per_1000_opportunities,
+        not_measurable: c.not_measurable,
+      })),
   }));
+
+type Claim = NonNullable<EvidenceReport['claim']>;
+type CodeSeen = NonNullable<EvidenceReport['other_codes']>[number];
+type Side = NonNullable<Claim['before']>;
+
+/** Effort levels the index records, for the environment block. Hook: null until the query layer offers effort as a dimension. */
+export function effortLevels(_db: Db, _filters: RateFilters): string[] | null {
+  return null;
+}
+
+const OPPORTUNITY_WORDS: Record<string, string> = {
+  tool_use_turns: 'tool-use turns',
+  stop_known_messages: 'messages with a recorded stop reason',
+  assistant_messages: 'model messages',
+  capture_messages: 'stream-captured messages',
+};
+export const opportunityWords = (code: string) => OPPORTUNITY_WORDS[FINDING_OPPORTUNITY[code as FindingCode] ?? 'tool_use_turns'] ?? 'tool-use turns';
+
+/** Versions as words: up to six listed, else the first and last. */
+export function versionWords(versions: readonly string[]): string {
+  if (versions.length === 0) return 'an unknown version';
+  if (versions.length === 1) return versions[0]!;
+  if (versions.length <= 6) return `${versions.slice(0, -1).join(', ')} and ${versions[versions.length - 1]}`;
+  return `${versions.length} versions from ${versions[0]} to ${versions[versions.length - 1]}`;
+}
+
+/** Pooled findings over the code's own opportunities on some version rows. */
+function sideOf(label: string, rows: RateRow[], code: string): Side {
+  const opportunity = FINDING_OPPORTUNITY[code as FindingCode] ?? 'tool_use_turns';
+  let count = 0;
+  let opportunities = 0;
+  for (const r of rows) {
+    count += r.codes.find((c) => c.code === code)?.count ?? 0;
+    opportunities += (r as unknown as Record<string, number>)[opportunity] ?? 0;
+  }
+  return { label, count, opportunities, per_1000_opportunities: perThousand(count, opportunities) };
+}
+
+/** The strongest card that passed its test: strong before suggestive, a version before a day (what a maintainer acts on), then the smallest p-value. */
+function strongestCard(cards: VerdictCard[], codes: ReadonlySet<string>): VerdictCard | null {
+  const minP = (c: VerdictCard) => Math.min(...c.codes.map((x) => x.p_value ?? 1));
+  return (
+    cards
+      .filter((c) => c.strength !== 'insufficient' && c.codes.some((x) => codes.has(x.code)))
+      .sort((a, b) =>
+        a.strength !== b.strength ? (a.strength === 'strong' ? -1 : 1) : a.dimension !== b.dimension ? (a.dimension === 'version' ? -1 : 1) : minP(a) - minP(b),
+      )[0] ?? null
+  );
+}
+
+/**
+ * The one claim a default report makes: the strongest verdict card's code, else the code with
+ * the most findings (or the one code asked for), with where it was seen, before and after, the test.
+ */
+function buildClaim(db: Db, filters: RateFilters, seen: CodeSeen[], versionRows: RateRow[]): Claim | null {
+  if (seen.length === 0) return null;
+  const codes = new Set(seen.map((s) => s.code));
+  const cards = getVerdictCards(db, filters).rows;
+  const only = filters.codes?.length === 1 && codes.has(filters.codes[0]!) ? filters.codes[0]! : null;
+  const card = only === null ? strongestCard(cards, codes) : (strongestCard(cards, new Set([only])) ?? null);
+  const code = only ?? card?.codes.find((c) => codes.has(c.code))?.code ?? seen[0]!.code;
+  const chosen_by: Claim['chosen_by'] = only !== null ? 'code_filter' : card ? 'verdict_card' : 'most_findings';
+  const where = seen.find((s) => s.code === code)!;
+  const cc = card?.codes.find((c) => c.code === code);
+  let before: Side | null;
+  let after: Side | null;
+  let test: string;
+  if (card && cc) {
+    const version = card.dimension === 'version';
+    before = { label: version ? `up to ${card.last_good}` : `before ${card.first_bad}`, ...pick(cc.before) };
+    after = { label: `from ${card.first_bad}`, ...pick(cc.after) };
+    test =
+      `${card.strength_text}: p=${fmtP(cc.p_value ?? 1)}, below the Bonferroni threshold ${fmtP(cc.threshold ?? 0)} ` +
+      `(one-sided Fisher exact test of ${version ? 'each version against all earlier ones' : 'every split of the days, later against earlier'}; at most ${SESSION_CAP} findings per session counted)`;
+  } else {
+    const keys = versionRows.map((r) => r.key);
+    const first = where.versions[0];
+    const last = where.versions[where.versions.length - 1];
+    const i0 = first === undefined ? -1 : keys.indexOf(first);
+    const i1 = last === undefined ? -1 : keys.indexOf(last);
+    before = i0 > 0 ? sideOf(`before ${first}`, versionRows.slice(0, i0), code) : null;
+    after = i0 >= 0 ? sideOf(first === last ? `in ${first}` : `${first}–${last}`, versionRows.slice(i0, i1 + 1), code) : null;
+    const thin = cards.find((c) => c.strength === 'insufficient' && c.dimension === 'version' && c.codes.some((x) => x.code === code));
+    const tested = cards.length > 0 || thin !== undefined;
+    test = thin
+      ? `no version passes the test yet (${thin.strength_text})`
+      : tested
+        ? 'no version is significantly above the earlier ones (one-sided Fisher exact tests, Bonferroni-corrected)'
+        : 'no version is significantly above the earlier ones, or none could be tested (one-sided Fisher exact tests, Bonferroni-corrected)';
+  }
+  return { ...where, chosen_by, before, after, test };
+}
+
+const pick = (s: { count: number; opportunities: number; per_1000_opportunities: Side['per_1000_opportunities'] }) => ({
+  count: s.count,
+  opportunities: s.opportunities,
+  per_1000_opportunities: s.per_1000_opportunities,
+});
 
 /** Session folders (UUIDs) and Claude Code's own folder names are kept; every other folder is a project folder. */
 const SESSION_FOLDER = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|subagents|projects)$/;
@@ -82,6 +184,31 @@ const fmtP = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 export function leadVerdict(verdicts: readonly RegressionVerdict[]): RegressionVerdict | null {
   const found = verdicts.filter((v) => v.model === null && v.dimension === 'version' && v.status === 'regression' && v.p_value !== null);
   return found.sort((a, b) => a.p_value! - b.p_value!)[0] ?? null;
+}
+
+const sideWords = (s: Side, code: string) => {
+  const r = s.per_1000_opportunities;
+  return `${s.label}: ${s.count} in ${s.opportunities.toLocaleString('en-US')} ${opportunityWords(code)}${r ? ` (${fmtPerMille(r.rate)}‰, 95% interval ${fmtPerMille(r.low)}–${fmtPerMille(r.high)}‰)` : ''}`;
+};
+
+/** Title and first paragraph of a one-claim report: the code, where and when it was seen, before and after, the test. */
+export function claimTitleAndHeadline(claim: Claim, demo: boolean): { title: string; headline: string } {
+  const range =
+    claim.versions.length === 0
+      ? 'unknown versions'
+      : claim.versions.length === 1
+        ? claim.versions[0]!
+        : `${claim.versions[0]}–${claim.versions[claim.versions.length - 1]}`;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const title = `${demo ? '[demo data] ' : ''}${claim.code} in Claude Code ${range}: ${plural(claim.findings, 'finding', 'findings')} in ${plural(claim.sessions, 'session', 'sessions')}`;
+  const sentences = [
+    `${demo ? 'Demo data (generated transcripts, not real sessions): ' : ''}${plural(claim.findings, 'finding', 'findings')} of \`${claim.code}\` in ${plural(claim.sessions, 'session', 'sessions')}, ` +
+      `seen in Claude Code ${versionWords(claim.versions)} (first ${claim.first_day ?? '?'}, last ${claim.last_day ?? '?'}), model${claim.models.length === 1 ? '' : 's'} ${claim.models.join(', ') || 'unknown'}.`,
+  ];
+  if (claim.before) sentences.push(`Rate ${sideWords(claim.before, claim.code)}.`);
+  if (claim.after) sentences.push(`${claim.before ? 'Then' : 'Rate'} ${sideWords(claim.after, claim.code)}.`);
+  sentences.push(`Test: ${claim.test}.`);
+  return { title, headline: sentences.join(' ') };
 }
 
 /** Title and headline (one to three sentences) from the counts and the verdicts. */
@@ -139,7 +266,7 @@ export function buildEvidenceReport(
   redaction: Redaction,
   toolVersion: string,
   now = new Date(),
-  options: { demo?: boolean } = {},
+  options: { demo?: boolean; scope?: 'claim' | 'all' } = {},
 ): EvidenceReport {
   const summary = getSummary(db, filters);
   const regressions = getRegressions(db, filters);
@@ -148,11 +275,25 @@ export function buildEvidenceReport(
     redaction.files === 'keep' ? file : redaction.files === 'keep-session' ? keepSessionName(salt, file) : filePseudonym(salt, file);
   let homeDerived = 0;
   const findings: EvidenceReport['findings'] = [];
+  // Where each code was seen (counted findings only, as the rates count them), and the entrypoints recorded.
+  const seenBy = new Map<string, { findings: number; files: Set<string>; versions: Set<string>; days: string[]; models: Set<string> }>();
+  const entrypoints = new Set<string>();
   let cursor: string | undefined;
   do {
     const page = getFindings(db, filters, { sort: 'day_asc', limit: 500, cursor });
     for (const f of page.rows) {
       if (redaction.files === 'keep' && isHomeDerived(f.file)) homeDerived++;
+      if (typeof f.details.entrypoint === 'string') entrypoints.add(f.details.entrypoint);
+      if (f.counted) {
+        let w = seenBy.get(f.code);
+        if (!w) seenBy.set(f.code, (w = { findings: 0, files: new Set(), versions: new Set(), days: [], models: new Set() }));
+        w.findings++;
+        w.files.add(`${f.folder_id}\u0000${f.file}`);
+        if (f.version) w.versions.add(f.version);
+        if (f.day) w.days.push(f.day);
+        const model = redaction.models === 'generalize' ? modelFamily(f.model) : f.model;
+        if (model) w.models.add(model);
+      }
       findings.push({
         code: f.code,
         day: f.day,
@@ -180,10 +321,24 @@ export function buildEvidenceReport(
   if (filters.folderIds?.length) filterEcho.roots = String(filters.folderIds.length);
   if (filters.sidechain !== undefined) filterEcho.sidechain = filters.sidechain ? 'sidechain' : 'main';
 
-  const byVersion = toReportRows(getRates(db, 'version', filters));
+  const versionRates = getRates(db, 'version', filters);
+  const byVersion = toReportRows(versionRates);
+  const seen: CodeSeen[] = [...seenBy]
+    .map(([code, w]) => ({
+      code,
+      findings: w.findings,
+      sessions: w.files.size,
+      versions: [...w.versions].sort(compareVersions),
+      first_day: w.days.sort()[0] ?? null,
+      last_day: w.days[w.days.length - 1] ?? null,
+      models: [...w.models].sort(),
+    }))
+    .sort((a, b) => b.findings - a.findings || a.code.localeCompare(b.code));
+  const claim = options.scope === 'all' ? null : buildClaim(db, filters, seen, versionRates);
+  const withFindings = new Set(seen.map((x) => x.code));
   const models = getRates(db, 'model', { ...filters, codes: [] }).flatMap((r) => (r.key ? [r.key] : []));
   const report: EvidenceReport = {
-    report_format: 1,
+    report_format: 2,
     tool: { name: 'tool-call-forensics', version: toolVersion },
     detector_definitions_version: DETECTOR_DEFINITIONS_VERSION,
     generated_at: now.toISOString(),
@@ -207,10 +362,17 @@ export function buildEvidenceReport(
     },
     definitions: selectedCodes(filters).map((code) => ({ code, definition: FINDING_DEFINITIONS[code as FindingCode] })),
     by_version: byVersion,
-    by_day: toReportRows(getRates(db, 'day', filters)),
+    // Days with findings only: the weekly rows hold every denominator (a report grows with its findings, not its days).
+    by_day: toReportRows(getRates(db, 'day', filters)).filter((r) => r.codes.length > 0),
     by_week: toReportRows(getRates(db, 'week', filters)),
     // Per-model verdicts would name exact models; with models=generalize only the all-models verdicts remain.
-    regressions: { method: regressions.method, verdicts: regressions.verdicts.filter((v) => redaction.models === 'keep' || v.model === null) },
+    // Codes without findings have no verdict to give (the report names them once, as having none).
+    regressions: {
+      method: regressions.method,
+      verdicts: regressions.verdicts.filter((v) => withFindings.has(v.code) && (redaction.models === 'keep' || v.model === null)),
+    },
+    ...(claim ? { claim, other_codes: seen.filter((x) => x.code !== claim.code) } : {}),
+    environment: { entrypoints: [...entrypoints].sort(), efforts: effortLevels(db, filters), os: process.platform, arch: process.arch },
     findings,
   };
   if (homeDerived > 0) {
@@ -218,5 +380,5 @@ export function buildEvidenceReport(
       `files=keep prints ${homeDerived} file name${homeDerived === 1 ? '' : 's'} under Claude Code project folders, which are working directories with / turned to - (for example -Users-<name>-…): they can name you. Use files=keep-session to keep session file names and replace project folders.`,
     ];
   }
-  return { ...report, ...titleAndHeadline(report) };
+  return { ...report, ...(claim ? claimTitleAndHeadline(claim, options.demo === true) : titleAndHeadline(report)) };
 }

@@ -2,6 +2,7 @@ import type { CardCode, CardSide, RegressionsResponse, RegressionVerdict, SideFi
 import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
 import { opportunityWords } from '../../shared/opportunity-words';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
+import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { notMeasurableText, opportunityLabel } from './format-rate';
 import { getRates, type RateRow, selectedCodes, sideFigures } from './get-rates';
@@ -367,8 +368,23 @@ export function buildCards(
   cellsByCode: Map<string, CardCell[]>,
   toolUseTurns: number,
 ): { cards: VerdictCard[]; noClaim: string | null } {
-  const groups = new Map<string, { lastGood: string; firstBad: string; codes: CardCode[] }>();
-  const thin = new Map<string, { key: string; need: number; opportunity: string; codes: CardCode[] }>();
+  const groups = new Map<string, { lastGood: string; firstBad: string; first: number; codes: CardCode[] }>();
+  const thin = new Map<string, { key: string; need: number; opportunity: string; first: number; codes: CardCode[] }>();
+  // Every code's cells share one order of keys: the first finding is the smallest index holding one.
+  const order = new Map<string, number>();
+  const keyAt: string[] = [];
+  for (const cells of cellsByCode.values())
+    for (const c of cells)
+      if (!order.has(c.key)) {
+        order.set(c.key, 0);
+        keyAt.push(c.key);
+      }
+  keyAt.sort(dimension === 'version' ? compareVersions : (a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [i, k] of keyAt.entries()) order.set(k, i);
+  const firstWithFindings = (cells: CardCell[], from: number) => {
+    const c = cells.slice(from).find((x) => x.events > 0);
+    return c ? order.get(c.key)! : Number.POSITIVE_INFINITY;
+  };
   let tests = 0;
   let anyFindings = false;
   const keys = new Set<string>();
@@ -381,7 +397,8 @@ export function buildCards(
     if (change) {
       const id = `${cells[change.i - 1]!.key}→${cells[change.i]!.key}`;
       let g = groups.get(id);
-      if (!g) groups.set(id, (g = { lastGood: cells[change.i - 1]!.key, firstBad: cells[change.i]!.key, codes: [] }));
+      if (!g) groups.set(id, (g = { lastGood: cells[change.i - 1]!.key, firstBad: cells[change.i]!.key, first: Number.POSITIVE_INFINITY, codes: [] }));
+      g.first = Math.min(g.first, firstWithFindings(cells, change.i));
       g.codes.push(cardCode(code, cells, change));
       continue;
     }
@@ -395,8 +412,9 @@ export function buildCards(
     const opportunity = FINDING_OPPORTUNITY[code as FindingCode];
     const id = `${holding.key}|${opportunity}`;
     let g = thin.get(id);
-    if (!g) thin.set(id, (g = { key: holding.key, need, opportunity, codes: [] }));
+    if (!g) thin.set(id, (g = { key: holding.key, need, opportunity, first: Number.POSITIVE_INFINITY, codes: [] }));
     g.need = Math.max(g.need, need);
+    g.first = Math.min(g.first, firstWithFindings(cells, 0));
     const before = side(cells.slice(0, idx));
     const after = side([holding]);
     g.codes.push({
@@ -422,6 +440,7 @@ export function buildCards(
         : `suggestive: significant, but from fewer than ${STRONG_MIN_SESSIONS} sessions or ${STRONG_MIN_FINDINGS} findings after the change`,
       last_good: g.lastGood,
       first_bad: g.firstBad,
+      first_finding: keyAt[g.first] ?? null,
       codes: g.codes.sort((a, b) => b.after.count - a.after.count),
       test: CARD_TEST,
     });
@@ -441,6 +460,7 @@ export function buildCards(
       strength_text: `not enough data: needs ~${g.need} more ${opportunityWords(g.opportunity)} on ${g.key}`,
       last_good: null,
       first_bad: g.key,
+      first_finding: keyAt[g.first] ?? null,
       codes: g.codes,
       test: CARD_TEST,
     });

@@ -7,9 +7,10 @@ import type { App, RouteContext } from './types';
 /** GET /api/export: the evidence report (JSON, or Markdown with format=md). Not cached: it is stamped with the time it was made. */
 export function exportRoutes(app: App, ctx: RouteContext): void {
   app.get('/api/export', { schema: { querystring: ExportQuery, response: { 200: EvidenceReport } } }, async (request, reply) => {
-    const { format, files, lines, digests, models, ...filters } = request.query;
+    const { format, files, lines, digests, models, scope, ...filters } = request.query;
     const report = buildEvidenceReport(ctx.db, parseFilters(filters), redactionOf({ files, lines, digests, models }), ctx.toolVersion, new Date(), {
       demo: ctx.demo,
+      scope: scope ?? 'claim',
     });
     if (format === 'md') return reply.type('text/markdown; charset=utf-8').send(renderEvidenceMarkdown(report) as never);
     return report;

@@ -1,5 +1,6 @@
 import { safeBlockType, safeModelId, safeTimestamp, safeVersion, utcDay } from '../../shared/metadata-patterns';
-import { errorKindOf, INTERRUPT_PREFIXES, isValidationRefusal, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
+import { errorKindOf, INTERRUPT_PREFIXES, isValidationRefusal, missingParameterOf, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
+import { jsonStop } from './json-stop';
 import { KNOWN_ROW_TYPES } from './known-row-types';
 import { findLeakedInvoke } from './leaked-invoke';
 import type { ContentBlock, TranscriptObserver } from './observers';
@@ -111,12 +112,47 @@ export function toolClass(name: string): string {
   return name.startsWith('mcp__') ? 'mcp' : 'other';
 }
 
-/** `len` of an `__unparsedToolInput`: a non-negative safe integer, else null. `raw` is never touched. */
+/**
+ * `len` of an `__unparsedToolInput` (a non-negative safe integer, else null), and of its `raw`
+ * string only its length and where it stops parsing (offset and the token kind expected there):
+ * `raw` itself is payload and never leaves this function.
+ */
 function unparsedOf(input: Json): ToolUseFact['unparsed'] {
   if (!Object.hasOwn(input, '__unparsedToolInput')) return null;
   const u = input.__unparsedToolInput;
   const len = isObject(u) && Object.hasOwn(u, 'len') ? u.len : undefined;
-  return { len: typeof len === 'number' && Number.isSafeInteger(len) && len >= 0 ? len : null };
+  const raw = isObject(u) && Object.hasOwn(u, 'raw') ? u.raw : undefined;
+  return {
+    len: typeof len === 'number' && Number.isSafeInteger(len) && len >= 0 ? len : null,
+    rawChars: typeof raw === 'string' ? raw.length : null,
+    stop: typeof raw === 'string' ? jsonStop(raw) : null,
+  };
+}
+
+/** `usage.output_tokens` when it is a non-negative safe integer. */
+function outputTokensOf(message: Json): number | null {
+  const usage = message.usage;
+  const n = isObject(usage) ? usage.output_tokens : undefined;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
+}
+
+/** Entrypoints Claude Code records; any other recorded value is reported as `other`. */
+const ENTRYPOINTS = new Set([
+  'cli',
+  'sdk-ts',
+  'sdk-py',
+  'sdk-cli',
+  'claude-desktop',
+  'claude-vscode',
+  'claude-code-github-action',
+  'remote',
+  'mcp',
+  'local-agent',
+]);
+
+/** `entrypoint` as recorded (`cli`, `sdk-ts`, `claude-desktop`, …) from a fixed list, `other` for any other string, else null. */
+function safeEntrypoint(value: unknown): string | null {
+  return typeof value === 'string' ? (ENTRYPOINTS.has(value) ? value : 'other') : null;
 }
 
 function isInterrupt(text: string): boolean {
@@ -259,12 +295,16 @@ export class TranscriptBuilder {
         leak: null,
         retryExhausted: false,
         damaged: false,
+        outputTokens: null,
+        entrypoint: safeEntrypoint(row.entrypoint),
       };
       this.byId.set(id, group);
       this.messages.push(group);
     }
     group.lines.push(line);
     if (typeof stop === 'string') group.stopReason = stop;
+    const tokens = outputTokensOf(message);
+    if (tokens !== null) group.outputTokens = tokens;
     if (row.isApiErrorMessage === true) group.synthetic = true;
 
     const harness = group.synthetic || row.isApiErrorMessage === true;
@@ -340,6 +380,7 @@ export class TranscriptBuilder {
           isError: failed,
           line,
           errorKind: failed ? errorKindOf(text, toolUseResult, denial) : null,
+          missingParameter: failed ? missingParameterOf(text) : null,
           validation: failed && (isValidationRefusal(text) || (typeof toolUseResult === 'string' && isValidationRefusal(toolUseResult))),
         });
       } else if (block.type === 'text' && typeof block.text === 'string' && isInterrupt(block.text)) {

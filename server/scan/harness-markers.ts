@@ -94,3 +94,12 @@ export function errorKindOf(text: string | null, toolUseResult: unknown, denialK
 export function isValidationRefusal(text: string | null): boolean {
   return text !== null && (text.includes('InputValidationError') || text.includes("This tool's schema was not sent to the API"));
 }
+
+/** The parameter an InputValidationError says is missing, when it is an identifier (the caller checks it against a fixed list). */
+export function missingParameterOf(text: string | null): string | null {
+  if (text === null) return null;
+  const m = /InputValidationError[\s\S]{0,2000}?The required parameter `?([A-Za-z_][A-Za-z0-9_]{0,63})`? is missing/.exec(
+    text.length > 4000 ? text.slice(0, 4000) : text,
+  );
+  return m ? m[1]! : null;
+}

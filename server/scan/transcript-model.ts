@@ -1,4 +1,5 @@
 import type { ErrorKind } from './harness-markers';
+import type { JsonStop } from './json-stop';
 
 /**
  * What the scanner keeps of one transcript file: structure and metadata, no payload.
@@ -20,10 +21,11 @@ export interface ToolUseFact {
   name: string;
   /**
    * The input holds the key `__unparsedToolInput`: Claude Code could not parse the streamed
-   * arguments and kept what arrived. Only `len` is read (null unless a sane non-negative safe
-   * integer); `raw` is payload and is never read, copied or measured.
+   * arguments and kept what arrived. `len` (null unless a sane non-negative safe integer); of
+   * `raw` (payload) only its length in UTF-16 code units and where it stops parsing as JSON
+   * (offset and the token kind expected there, null when it parses): never its bytes.
    */
-  unparsed: { len: number | null } | null;
+  unparsed: { len: number | null; rawChars?: number | null; stop?: JsonStop | null } | null;
 }
 
 export interface AssistantMessage {
@@ -59,6 +61,10 @@ export interface AssistantMessage {
    * result of one of its calls), so the message counts in no numerator and no denominator.
    */
   damaged: boolean;
+  /** `usage.output_tokens` of the last row that records it (null: not recorded). */
+  outputTokens?: number | null;
+  /** The first row's `entrypoint` from a fixed list (`cli`, `sdk-ts`, …; `other` for any other string), null when absent. */
+  entrypoint?: string | null;
 }
 
 export interface HarnessNudge {
@@ -75,6 +81,11 @@ export interface ToolResultFact {
   line: number;
   /** For an error result: why the call was refused, by fixed patterns (see ERROR_KINDS); null for a success. */
   errorKind: ErrorKind | null;
+  /**
+   * For an error result naming "The required parameter `x` is missing": that name (an identifier);
+   * in memory only: a detector reports it only from the fixed list of built-in tools' parameters.
+   */
+  missingParameter?: string | null;
   /** For an error result: it is a validation refusal (InputValidationError or an unloaded schema). */
   validation: boolean;
 }

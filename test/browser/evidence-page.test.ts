@@ -13,6 +13,7 @@ import type { TimelineResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
+import { writeClaimCorpus } from '../support/claim-corpus';
 
 describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('evidence page: issue copy and chart images (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-evpage-'));
@@ -60,12 +61,14 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
       const [, w, h] = /^<svg [^>]*width="(\d+)" height="(\d+)"/.exec(svg)!.map(Number);
       expect(w).toBeGreaterThan(300);
       expect(h).toBeGreaterThan(300);
-      // One rate line per code (the chart's series), not a 14×14 legend icon.
-      for (const code of FINDING_CODES) expect(svg, code).toContain(`rate-line-${code}`);
-      expect((svg.match(/<path[^>]*class="recharts-curve recharts-line-curve"/g) ?? []).length).toBe(FINDING_CODES.length);
+      // One rate line per code with findings (the chart's series), not a 14×14 legend icon; none for the others.
+      const found = (await page.locator('[data-testid="report-chart"]').getAttribute('data-codes'))!.split(',');
+      expect(found.length).toBeGreaterThan(0);
+      for (const code of FINDING_CODES) expect(svg.includes(`rate-line-${code}`), code).toBe(found.includes(code));
+      expect((svg.match(/<path[^>]*class="recharts-curve recharts-line-curve"/g) ?? []).length).toBe(found.length);
       expect(svg).toContain('class="export-title"');
       expect(svg).toContain('Lost tool calls per 1,000 opportunities, by day');
-      expect((svg.match(/class="export-legend-item"/g) ?? []).length).toBeGreaterThanOrEqual(FINDING_CODES.length);
+      expect((svg.match(/class="export-legend-item"/g) ?? []).length).toBeGreaterThanOrEqual(found.length);
       expect(svg).toContain('missing tool use block');
       expect(svg).not.toContain('var(--');
       expect(svg).toContain(theme === 'dark' ? 'fill="#171b21"' : 'fill="#ffffff"');
@@ -104,5 +107,91 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     await narrow.locator('[data-testid="home-path-warning"]').waitFor();
     expect(await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
     await narrow.close();
+  });
+});
+
+describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 28: the report chart cannot mislead; the day card says where it starts', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'tcf-claimpage-'));
+  let server: Awaited<ReturnType<typeof startServer>>;
+  let browser: Browser;
+  let base: string;
+
+  beforeAll(async () => {
+    await ensureWebBuild(() => {});
+    const dbPath = join(tmp, 'index.db');
+    const db = openDatabase(dbPath);
+    addRoot(db, writeClaimCorpus(join(tmp, 'corpus')), 'claim');
+    await indexDatabase(db, { analyser: 'inline' });
+    db.close();
+    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
+    base = server.url.replace(/\/$/, '');
+    browser = await launchChromium();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('one series per code with findings, the top tick at most 5x the largest rate drawn, no two version labels overlapping', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`${base}/evidence`);
+    const chart = page.locator('[data-testid="report-chart"]');
+    await chart.locator('.rate-line').first().waitFor();
+    const timeline = (await (await fetch(`${base}/api/timeline`)).json()) as TimelineResponse;
+    const withFindings = FINDING_CODES.filter((code) => timeline.rows.some((r) => (r.codes.find((c) => c.code === code)?.count ?? 0) > 0));
+    expect(withFindings).toEqual(
+      ['unparseable_tool_input', 'empty_tool_input_with_error_result'].sort((a, b) => FINDING_CODES.indexOf(a as never) - FINDING_CODES.indexOf(b as never)),
+    );
+    expect(await chart.locator('path.recharts-line-curve').count()).toBe(withFindings.length);
+    for (const code of withFindings) expect(await chart.locator(`.rate-line-${code}`).count()).toBe(1);
+
+    const largest = Math.max(
+      ...timeline.rows.flatMap((r) => withFindings.map((code) => r.codes.find((c) => c.code === code)?.per_1000_opportunities?.rate ?? 0)),
+    );
+    expect(largest).toBeGreaterThan(0);
+    const ticks = (await chart.locator('.recharts-yAxis-tick-labels text').allTextContents())
+      .filter((t) => t.includes('‰'))
+      .map((t) => Number.parseFloat(t.replace(/[‰,]/g, '')));
+    const top = Math.max(...ticks);
+    expect(top).toBeGreaterThanOrEqual(largest);
+    expect(top).toBeLessThanOrEqual(5 * largest);
+    // Intervals clipped at the top end in a visible mark.
+    expect(await chart.locator('.clip-mark').count()).toBeGreaterThan(0);
+
+    // Version labels: the chart's texts that are a version (Recharts 3 draws labels in a layer of their own).
+    const boxes = (await chart.locator('svg.recharts-surface text').evaluateAll((els) =>
+      els
+        .filter((e) => /^\d+\.\d+\.\d+$/.test(e.textContent ?? ''))
+        .map((e) => {
+          const b = e.getBoundingClientRect();
+          return { x: b.x, y: b.y, w: b.width, h: b.height, t: e.textContent };
+        }),
+    )) as Array<{ x: number; y: number; w: number; h: number; t: string }>;
+    expect(boxes.length).toBeGreaterThan(1);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const a = boxes[i]!;
+        const b = boxes[j]!;
+        const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+        expect(overlap, `${a.t} and ${b.t}`).toBe(false);
+      }
+    // The claim's versions keep their labels.
+    const labels = boxes.map((b) => b.t);
+    expect(labels).toContain('2.1.211');
+    await page.close();
+  });
+
+  it('the day card names where it starts (the first finding) and labels the highest rate as the peak', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`${base}/timeline`);
+    const card = page.locator('[data-testid="verdict-card"]', { hasText: 'unparseable' }).first();
+    await card.waitFor();
+    const start = await card.locator('[data-testid="card-start"]').textContent();
+    // First finding 2026-06-02 (2.1.211); the highest rate is on 2026-06-10 (2.1.215's two calls).
+    expect(start).toMatch(/^First finding Jun 2 · peak Jun 10$/);
+    expect(await card.textContent()).toContain('before the peak');
+    await page.close();
   });
 });

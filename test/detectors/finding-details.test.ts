@@ -10,15 +10,15 @@ function details(code: string, file: string) {
   return a.findings.filter((f) => f.code === code).map((f) => f.details);
 }
 
-describe('detector metadata (codes and list entries only)', () => {
+describe("detector metadata (codes and list entries only; every transcript finding adds its message's stop reason)", () => {
   it.each([
-    ['text_leaked_tool_call', 'positive-silent-with-opener.jsonl', { variant: 'silent', opener: 'court' }],
-    ['text_leaked_tool_call', 'positive-caught-by-nudge.jsonl', { variant: 'caught', opener: 'none' }],
-    ['malformed_retry_injected', 'positive-after-missing-block.jsonl', { shape: 'missing_tool_use_block', wording: 0 }],
-    ['malformed_retry_injected', 'positive-second-wording-after-leak.jsonl', { shape: 'text_leaked_tool_call', wording: 1 }],
-    ['malformed_retry_exhausted', 'positive-retry-also-failed.jsonl', { shape: 'missing_tool_use_block' }],
-    ['api_tool_pairing_error', 'positive-ids-without-results.jsonl', { kind: 'ids_without_results' }],
-    ['repeated_empty_tool_call', 'positive-run-of-four.jsonl', { run_length: 4 }],
+    ['text_leaked_tool_call', 'positive-silent-with-opener.jsonl', { stop_reason: 'end_turn', variant: 'silent', opener: 'court' }],
+    ['text_leaked_tool_call', 'positive-caught-by-nudge.jsonl', { stop_reason: 'end_turn', variant: 'caught', opener: 'none' }],
+    ['malformed_retry_injected', 'positive-after-missing-block.jsonl', { stop_reason: 'tool_use', shape: 'missing_tool_use_block', wording: 0 }],
+    ['malformed_retry_injected', 'positive-second-wording-after-leak.jsonl', { stop_reason: 'end_turn', shape: 'text_leaked_tool_call', wording: 1 }],
+    ['malformed_retry_exhausted', 'positive-retry-also-failed.jsonl', { stop_reason: 'tool_use', shape: 'missing_tool_use_block' }],
+    ['api_tool_pairing_error', 'positive-ids-without-results.jsonl', { stop_reason: 'end_turn', kind: 'ids_without_results' }],
+    ['repeated_empty_tool_call', 'positive-run-of-four.jsonl', { stop_reason: 'tool_use', run_length: 4 }],
   ])('%s in %s', (code, file, want) => {
     expect(details(code, file)).toEqual([want]);
   });

@@ -12,21 +12,27 @@ describe('unparseable_tool_input in transcripts: what is kept', () => {
     if (a.status !== 'ok') throw new Error('did not scan');
     return { a, d: a.findings.filter((f) => f.code === 'unparseable_tool_input').map((f) => f.details) };
   };
-  it('keeps len, the tool class and the error kind of the result paired by id', () => {
-    expect(details('transcript-positive-with-result.jsonl').d).toEqual([{ len: 89, tool: 'Read', error_kind: 'other' }]);
-    expect(details('transcript-positive-no-result.jsonl').d).toEqual([{ len: 1190, tool: 'AskUserQuestion', error_kind: 'no_result' }]);
-    expect(details('transcript-positive-result-before-call.jsonl').d).toEqual([{ len: 40, tool: 'mcp', error_kind: 'other' }]);
+  it('keeps len, the tool class, the error kind of the result paired by id, and where raw stops parsing (never raw)', () => {
+    expect(details('transcript-positive-with-result.jsonl').d).toEqual([
+      { stop_reason: 'tool_use', len: 89, tool: 'Read', error_kind: 'other', raw_chars: 47, stop_offset: 47, stop_expected: 'string_end' },
+    ]);
+    expect(details('transcript-positive-no-result.jsonl').d).toEqual([
+      { stop_reason: 'tool_use', len: 1190, tool: 'AskUserQuestion', error_kind: 'no_result', raw_chars: 42, stop_offset: 42, stop_expected: 'string_end' },
+    ]);
+    expect(details('transcript-positive-result-before-call.jsonl').d).toEqual([
+      { stop_reason: 'tool_use', len: 40, tool: 'mcp', error_kind: 'other', raw_chars: 24, stop_offset: 24, stop_expected: 'string_end' },
+    ]);
   });
   it('bad shapes: one finding each, len only where it is a sane integer, the tool name never', () => {
     expect(details('transcript-positive-bad-shapes.jsonl').d).toEqual([
-      { tool: 'Read', error_kind: 'other' },
-      { tool: 'Read', error_kind: 'other' },
-      { tool: 'Read', error_kind: 'other' },
-      { tool: 'Read', error_kind: 'other' },
-      { tool: 'Read', error_kind: 'other' },
-      { len: 7, tool: 'Read', error_kind: 'other' },
-      { len: 3, tool: 'other', error_kind: 'other' },
-      { tool: 'Read', error_kind: 'none' },
+      { stop_reason: 'tool_use', tool: 'Read', error_kind: 'other' },
+      { stop_reason: 'tool_use', tool: 'Read', error_kind: 'other', raw_chars: 13, stop_offset: 0, stop_expected: 'value' },
+      { stop_reason: 'tool_use', tool: 'Read', error_kind: 'other', raw_chars: 13, stop_offset: 0, stop_expected: 'value' },
+      { stop_reason: 'tool_use', tool: 'Read', error_kind: 'other', raw_chars: 13, stop_offset: 0, stop_expected: 'value' },
+      { stop_reason: 'tool_use', tool: 'Read', error_kind: 'other', raw_chars: 13, stop_offset: 0, stop_expected: 'value' },
+      { stop_reason: 'tool_use', len: 7, tool: 'Read', error_kind: 'other' },
+      { stop_reason: 'tool_use', len: 3, tool: 'other', error_kind: 'other', raw_chars: 13, stop_offset: 0, stop_expected: 'value' },
+      { stop_reason: 'tool_use', tool: 'Read', error_kind: 'none' },
     ]);
   });
   it('never carries raw (or anything else from the rows) out of the scanner', () => {

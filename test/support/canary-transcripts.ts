@@ -202,6 +202,27 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
     env({ type: 'progress', data: { type: 'hook_progress', hookName: c }, toolUseID: c, parentToolUseID: `toolu_o1_${c}` }),
     { type: 'custom-title', customTitle: c, sessionId: c },
   ];
+  // Issue 28's redacted shapes: {} refused for a missing parameter on a built-in tool, once naming one of its own
+  // parameters (reported) and once naming the canary (never reported); a missing block with its output tokens.
+  const refusals = [
+    [
+      'Read',
+      `<tool_use_error>InputValidationError: Read failed due to the following issue:\nThe required parameter \`file_path\` is missing ${c}</tool_use_error>`,
+    ],
+    ['Bash', `<tool_use_error>InputValidationError: Bash failed due to the following issue:\nThe required parameter \`${c}\` is missing</tool_use_error>`],
+    [
+      'Bash',
+      `<tool_use_error>InputValidationError: Bash failed due to the following issue:\nThe required parameter \`file_path\` is missing ${c}</tool_use_error>`,
+    ],
+  ] as const;
+  const shapes28 = [
+    ...refusals.flatMap(([tool, text], i) => [
+      assistant(`msg_${c}_m${i}`, [{ type: 'tool_use', id: `toolu_m${i}_${c}`, name: tool, input: {} }], 'tool_use'),
+      env({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_m${i}_${c}`, is_error: true, content: text }] } }),
+    ]),
+    assistant(`msg_${c}_t1`, [{ type: 'thinking', thinking: c, signature: `sig-${c}` }], 'tool_use', { entrypoint: 'sdk-ts' }),
+  ];
+  writeFileSync(join(project, 'issue-28-shapes.jsonl'), shapes28.map((r) => JSON.stringify(r)).join('\n') + '\n');
   writeFileSync(join(project, 'real-shapes.jsonl'), shapes.map((r) => JSON.stringify(r)).join('\n') + '\n');
   // Damaged lines: two whole rows on one line, and a torn row before a whole one (read with salvage).
   const whole = (i: number) => JSON.stringify(assistant(`msg_${c}_d${i}`, [{ type: 'text', text: `damaged ${c}` }], 'end_turn'));

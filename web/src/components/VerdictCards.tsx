@@ -48,11 +48,25 @@ export function VerdictCards({
           <header className="verdict-card-head">
             <h3>
               {card.strength === 'insufficient' ? (
-                <>Findings on {where(card, card.first_bad)}</>
+                // Where it starts first; the place with the highest rate is labelled as the peak.
+                <span data-testid="card-start">
+                  {card.first_finding ? (
+                    <>
+                      First finding <strong>{where(card, card.first_finding)}</strong> · peak {where(card, card.first_bad)}
+                    </>
+                  ) : (
+                    <>Peak {where(card, card.first_bad)}</>
+                  )}
+                </span>
               ) : (
-                <>
+                <span data-testid="card-start">
                   {where(card, card.last_good)} → <strong>{where(card, card.first_bad)}</strong>
-                </>
+                  <span className="muted small">
+                    {' '}
+                    (change {card.dimension}
+                    {card.first_finding ? `; first finding after it ${where(card, card.first_finding)}` : ''})
+                  </span>
+                </span>
               )}
               <span className="muted small"> · {card.codes.map((c) => codeLabel(c.code)).join(' + ')}</span>
             </h3>
@@ -62,9 +76,9 @@ export function VerdictCards({
             <thead>
               <tr>
                 <th>code</th>
-                <th className="num">{card.strength === 'insufficient' ? 'before' : `before (to ${where(card, card.last_good)})`}</th>
+                <th className="num">{card.strength === 'insufficient' ? 'before the peak' : `before (to ${where(card, card.last_good)})`}</th>
                 <th className="num">
-                  {card.strength === 'insufficient' ? `on ${where(card, card.first_bad)}` : `after (from ${where(card, card.first_bad)})`}
+                  {card.strength === 'insufficient' ? `at the peak (${where(card, card.first_bad)})` : `after (from ${where(card, card.first_bad)})`}
                 </th>
                 <th className="num">ratio</th>
                 <th className="num">events · sessions</th>

@@ -7,6 +7,7 @@ import { TimelineChart } from '../components/TimelineChart';
 import { Loaded, Section, Skeleton, WarningBanner } from '../components/ui';
 import { timelineSeries } from '../lib/chart-data';
 import { chartSvg, download, downloadPng, downloadSvg, type ExportTheme, legendOf } from '../lib/chart-export';
+import { codesWithFindings } from '../lib/scale';
 import { filtersFromSearch, listParam } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
 
@@ -46,7 +47,7 @@ export function EvidencePage() {
   const markdown = useEvidenceText(filters, redaction, 'md');
   const parsed = (() => {
     try {
-      return json.data ? (JSON.parse(json.data) as { title?: string; warnings?: string[] }) : null;
+      return json.data ? (JSON.parse(json.data) as { title?: string; warnings?: string[]; claim?: { versions: string[] } }) : null;
     } catch {
       return null;
     }
@@ -203,14 +204,17 @@ export function EvidencePage() {
           </span>
         }
       >
-        <div ref={chartRef}>
+        <div ref={chartRef} data-testid="report-chart" data-codes={timeline.data ? codesWithFindings(timeline.data.rows, codes).join(',') : ''}>
           {timeline.data ? (
+            // Only the codes with findings, the axis scaled to their rates, version labels thinned: what is downloaded is this picture.
             <TimelineChart
-              points={timelineSeries(timeline.data.rows, codes)}
-              codes={codes}
+              points={timelineSeries(timeline.data.rows, codesWithFindings(timeline.data.rows, codes))}
+              codes={codesWithFindings(timeline.data.rows, codes)}
               allCodes={FINDING_CODES}
               markers={timeline.data.version_markers}
               height={320}
+              scaleToRates
+              keepVersions={parsed?.claim?.versions ?? []}
             />
           ) : (
             <Skeleton height={320} />
