@@ -15,6 +15,8 @@ export const SCAN_ERROR_CODES = [
   'line_too_long',
   'unfinished_last_line',
   'unsupported_file_name',
+  'unknown_format',
+  'entire_compact_transcript',
 ] as const;
 
 export type ScanErrorCode = (typeof SCAN_ERROR_CODES)[number];
@@ -35,4 +37,8 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
     'The last line has no newline and no valid value, and the file has not been modified for 10 minutes (the quiet period scan and index share): it will not be completed.',
   unsupported_file_name:
     'Earlier builds only: a file name that was not valid UTF-8 was listed, not read. Such files are now read under an escaped name; index again to replace this row.',
+  unknown_format:
+    'No reader recognised the file (no row of a Claude Code transcript or stream-json capture): reported at its first non-blank line, with a hint of what it looks like when that is cheap to tell.',
+  entire_compact_transcript:
+    "Entire's compact transcript.jsonl (rows {v, agent, cli_version, type, ts, content}): a condensed copy without stop reasons or thinking, beside the full transcript; refused, never counted as a Claude Code transcript.",
 };
