@@ -171,8 +171,12 @@ export const SummaryResponse = Type.Object({
   codes: Type.Array(CodeRate),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
-  /** Files by the format detected: transcript, stream-json, sse. */
+  /** Files read (a reader recognised them, not empty) by format: transcript, stream-json, sse. */
   files_by_format: Type.Record(Type.String(), Type.Integer()),
+  /** Zero-byte or blank-only files: neither read nor failed. */
+  files_empty: Type.Integer(),
+  /** Failed files by code (unknown_format, entire_compact_transcript, malformed_json, …). */
+  files_refused_by_code: Type.Record(Type.String(), Type.Integer()),
 });
 export type SummaryResponse = Static<typeof SummaryResponse>;
 
