@@ -240,8 +240,7 @@ function tables(dim: Dimension, codes: readonly string[], width: number | null):
  * naming the codes with none. `wide`: every selected code and every day, however wide.
  */
 export function formatReport(report: TextReport, filters: RateFilters, options: { wide?: boolean } = {}): string {
-  if (report.by_version.length === 0)
-    return ['The index holds no assistant messages yet: run `index <dir>` first.', ...filesLine(report.files), ''].join('\n');
+  if (report.by_version.length === 0) return ['The index holds no assistant messages yet: run `index <dir>` first.', ...filesLine(report.files), ''].join('\n');
   const wide = options.wide === true;
   const width = wide ? null : REPORT_WIDTH;
   const selected = selectedCodes(filters);

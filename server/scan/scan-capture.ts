@@ -1,7 +1,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { CaptureBuilder } from './build-capture';
-import { sniffFirstRow } from './format-sniff';
 import type { CaptureFile } from './capture-model';
+import { sniffFirstRow } from './format-sniff';
 import type { CaptureObserver } from './observers';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';

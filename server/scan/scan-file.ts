@@ -81,8 +81,7 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   if (rows.status === 'failed' && refusal !== null) return { status: 'failed', failure: refusal, bytes: rows.bytes };
   if (rows.status !== 'ok') return rows;
   // Rows were read but none is a row a reader here knows: nothing was understood, so nothing is clean.
-  if (firstLine > 0 && builder.recognisedRows === 0)
-    return { status: 'failed', failure: { code: 'unknown_format', line: firstLine }, bytes: rows.bytes };
+  if (firstLine > 0 && builder.recognisedRows === 0) return { status: 'failed', failure: { code: 'unknown_format', line: firstLine }, bytes: rows.bytes };
   const transcript = builder.build(rows.lines, rows.endsWithNewline, rows.salvaged);
   for (const s of rows.salvaged) if (s.stubDropped) markDamaged(transcript, s.line);
   const scan: FileScan = { status: 'ok', transcript, lineStarts: rows.lineStarts, bytes: rows.bytes };
