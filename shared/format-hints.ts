@@ -16,6 +16,7 @@ export const FORMAT_HINTS = {
   chat_messages: 'chat messages ({role, content} rows)',
   kiro_conversation: 'Kiro conversation',
   hook_event_log: 'hook event log ({event, session_id} rows)',
+  claude_prompt_history: "Claude Code's prompt history ({display, pastedContents} rows)",
   empty_object: 'an empty JSON object',
   not_an_object: 'JSON values that are not objects',
 } as const;

@@ -37,6 +37,7 @@ export function sniffFirstRow(row: unknown): FirstRowVerdict {
   if (typeof row.role === 'string' && has('message')) return { kind: 'foreign', hint: 'cursor_transcript' };
   if (typeof row.role === 'string' && has('content')) return { kind: 'foreign', hint: 'chat_messages' };
   if (typeof row.event === 'string' && has('session_id')) return { kind: 'foreign', hint: 'hook_event_log' };
+  if (has('display') && has('pastedContents')) return { kind: 'foreign', hint: 'claude_prompt_history' };
   for (const _ in row) return { kind: 'read' };
   return { kind: 'foreign', hint: 'empty_object' };
 }

@@ -109,6 +109,7 @@ describe('the first row decides from key names only', () => {
     expect(sniffFirstRow({ event: 'PreToolUse', session_id: 's' })).toEqual({ kind: 'foreign', hint: 'hook_event_log' });
     expect(sniffFirstRow({ sessionId: 's', projectHash: 'h', startTime: 't' })).toEqual({ kind: 'foreign', hint: 'gemini_cli_chat' });
     expect(sniffFirstRow({ type: 'session', version: 3, id: 'x' })).toEqual({ kind: 'foreign', hint: 'pi_session' });
+    expect(sniffFirstRow({ display: 'x', pastedContents: {}, timestamp: 1, project: 'p' })).toEqual({ kind: 'foreign', hint: 'claude_prompt_history' });
     expect(sniffFirstRow([1, 2])).toEqual({ kind: 'foreign', hint: 'not_an_object' });
   });
   it('a Claude Code row, or a row of an unknown type, is left to the reader', () => {
