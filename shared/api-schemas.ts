@@ -173,7 +173,7 @@ export const SummaryResponse = Type.Object({
   last_day: Nullable(Type.String()),
   /** Files read (a reader recognised them, not empty) by format: transcript, stream-json, sse. */
   files_by_format: Type.Record(Type.String(), Type.Integer()),
-  /** Zero-byte or blank-only files: neither read nor failed. */
+  /** Zero-byte or blank-only files: neither read nor failed. This and the two beside it count the local index's files only (team aggregates hold no file rows). */
   files_empty: Type.Integer(),
   /** Failed files by code (unknown_format, entire_compact_transcript, malformed_json, …). */
   files_refused_by_code: Type.Record(Type.String(), Type.Integer()),
