@@ -28,7 +28,8 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
     'The line holds two or more complete rows with no newline between them: a Claude Code writer bug after an unclean shutdown (the resumed session appended its first row to the last one). Reported at the line of the junction; with salvage, the rows are read.',
   duplicate_key: 'An object in the row (at any depth) has the same key twice.',
   unreadable: 'The file or folder could not be opened or read.',
-  invalid_structure: 'A row a detector relies on (assistant or user row, or a row that is not a JSON object) does not have the shape the detectors need.',
+  invalid_structure:
+    'A row a detector relies on (assistant or user row, or a row that is not a JSON object) does not have the shape the detectors need, or a row with no type carries a message.',
   not_regular_file: 'The entry is named like a transcript but is not a regular file (a FIFO, socket or device): it was not opened for reading.',
   path_changed: 'The path led somewhere else while it was opened (a folder swapped for a symbolic link): nothing was read from it.',
   nesting_too_deep: 'The row nests arrays or objects deeper than the fixed limit (512 levels).',
