@@ -306,7 +306,10 @@ export function sqliteIndexStore(db: Db): IndexStore {
           for (const id of rootIds) st.touchRoot.run(now, id);
           const failures: IndexFailure[] = rootIds.flatMap((id) => {
             const label = st.rootById.get(id)?.label;
-            return label === undefined ? [] : failuresOfRoot.all(id).map((r) => ({ root: label, ...r }));
+            // The hint only where there is one (unknown_format), so other failures keep their shape.
+            return label === undefined
+              ? []
+              : failuresOfRoot.all(id).map(({ hint, ...r }) => (hint === null ? { root: label, ...r } : { root: label, ...r, hint }));
           });
           const durationMs = Date.now() - startedMs;
           st.finishIndexRun.run({
