@@ -173,8 +173,12 @@ export const SummaryResponse = Type.Object({
   codes: Type.Array(CodeRate),
   first_day: Nullable(Type.String()),
   last_day: Nullable(Type.String()),
-  /** Files by the format detected: transcript, stream-json, sse. */
+  /** Files read (a reader recognised them, not empty) by format: transcript, stream-json, sse. */
   files_by_format: Type.Record(Type.String(), Type.Integer()),
+  /** Zero-byte or blank-only files: neither read nor failed. This and the two beside it count the local index's files only (team aggregates hold no file rows). */
+  files_empty: Type.Integer(),
+  /** Failed files by code (unknown_format, entire_compact_transcript, malformed_json, …). */
+  files_refused_by_code: Type.Record(Type.String(), Type.Integer()),
 });
 export type SummaryResponse = Static<typeof SummaryResponse>;
 
@@ -258,10 +262,29 @@ export const FileProblem = Type.Object({
   error_line: Nullable(Type.Integer()),
   size: Type.Integer(),
   indexed_at: Type.String(),
+  /** unknown_format: what the file looks like (a fixed name of shared/format-hints.ts), when cheap to tell; else null. */
+  format_hint: Nullable(Type.String()),
 });
 export type FileProblem = Static<typeof FileProblem>;
 
-export const FilesResponse = Type.Object({ rows: Type.Array(FileProblem) });
+/** A file that was read, holding rows of types the reader does not know (counted by name, never a failure). */
+export const FileUnknownRows = Type.Object({
+  id: Type.Integer(),
+  folder_id: Type.Integer(),
+  folder: Type.String(),
+  file: Type.String(),
+  /** By name; names failing the metadata pattern, and rows without a type, are `other`. */
+  unknown_row_types: Type.Array(Type.Object({ type: Type.String(), count: Type.Integer() })),
+});
+export type FileUnknownRows = Static<typeof FileUnknownRows>;
+
+export const FilesResponse = Type.Object({
+  rows: Type.Array(FileProblem),
+  /** Files read that hold rows of unknown types, most such rows first (at most 500). */
+  unknown_rows: Type.Array(FileUnknownRows),
+  /** Zero-byte or blank-only files: neither read nor failed. */
+  files_empty: Type.Integer(),
+});
 export type FilesResponse = Static<typeof FilesResponse>;
 
 /** One side of a test or comparison for one code, over the code's own opportunities (names as in CodeRate). */

@@ -15,6 +15,8 @@ export const SCAN_ERROR_CODES = [
   'line_too_long',
   'unfinished_last_line',
   'unsupported_file_name',
+  'unknown_format',
+  'entire_compact_transcript',
 ] as const;
 
 export type ScanErrorCode = (typeof SCAN_ERROR_CODES)[number];
@@ -26,7 +28,8 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
     'The line holds two or more complete rows with no newline between them: a Claude Code writer bug after an unclean shutdown (the resumed session appended its first row to the last one). Reported at the line of the junction; with salvage, the rows are read.',
   duplicate_key: 'An object in the row (at any depth) has the same key twice.',
   unreadable: 'The file or folder could not be opened or read.',
-  invalid_structure: 'A row a detector relies on (assistant or user row, or a row that is not a JSON object) does not have the shape the detectors need.',
+  invalid_structure:
+    'A row a detector relies on (assistant or user row, or a row that is not a JSON object) does not have the shape the detectors need, or a row with no type carries a message.',
   not_regular_file: 'The entry is named like a transcript but is not a regular file (a FIFO, socket or device): it was not opened for reading.',
   path_changed: 'The path led somewhere else while it was opened (a folder swapped for a symbolic link): nothing was read from it.',
   nesting_too_deep: 'The row nests arrays or objects deeper than the fixed limit (512 levels).',
@@ -35,4 +38,8 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
     'The last line has no newline and no valid value, and the file has not been modified for 10 minutes (the quiet period scan and index share): it will not be completed.',
   unsupported_file_name:
     'Earlier builds only: a file name that was not valid UTF-8 was listed, not read. Such files are now read under an escaped name; index again to replace this row.',
+  unknown_format:
+    'No reader recognised the file (no row of a Claude Code transcript or stream-json capture): reported at its first non-blank line, with a hint of what it looks like when that is cheap to tell.',
+  entire_compact_transcript:
+    "Entire's compact transcript.jsonl (rows {v, agent, cli_version, type, ts, content}): a condensed copy without stop reasons or thinking, beside the full transcript; refused, never counted as a Claude Code transcript.",
 };

@@ -1,3 +1,4 @@
+import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
 import type { IndexSummary } from '../index/index-roots';
 import { indexDatabase } from '../index-database';
@@ -35,9 +36,12 @@ export function formatIndexSummary(s: IndexSummary): string {
         Object.entries(s.formats)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ') || 'none'
-      }`,
+      }; empty (zero bytes or blank lines): ${s.filesEmpty}`,
       ...s.failures.map(
-        (f) => `  failed: ${s.roots > 1 ? `${printable(f.root)}: ` : ''}${printable(f.file)} (${f.code}${f.line === null ? '' : `, line ${f.line}`})`,
+        (f) =>
+          `  failed: ${s.roots > 1 ? `${printable(f.root)}: ` : ''}${printable(f.file)} (${f.code}${f.line === null ? '' : `, line ${f.line}`}${
+            f.hint && Object.hasOwn(FORMAT_HINTS, f.hint) ? `; looks like: ${FORMAT_HINTS[f.hint as FormatHint]}` : ''
+          })`,
       ),
       ...(Object.keys(s.terminalReasons).length > 0
         ? [

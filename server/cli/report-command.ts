@@ -1,8 +1,9 @@
 import type { CodeRate } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, NOT_MEASURABLE_TEXT, type Opportunity } from '../../shared/finding-codes';
 import { formatCoverage } from '../query/format-rate';
+import { type FileCounts, getFileCounts } from '../query/get-file-counts';
 import { getRates, type RateRow, selectedCodes } from '../query/get-rates';
-import type { RateFilters } from '../query/rate-filters';
+import { filterParams, type RateFilters } from '../query/rate-filters';
 import type { Db } from '../store/database';
 
 export interface ReportJson {
@@ -18,10 +19,34 @@ export function buildReport(db: Db, filters: RateFilters): ReportJson {
 export interface TextReport extends ReportJson {
   by_week: RateRow[];
   by_model: RateRow[];
+  /** Files read per format, empty, and refused per code (issue 37). Optional: callers that only format rates omit it. */
+  files?: FileCounts;
 }
 
 export function buildTextReport(db: Db, filters: RateFilters): TextReport {
-  return { ...buildReport(db, filters), by_week: getRates(db, 'week', filters), by_model: getRates(db, 'model', filters) };
+  return {
+    ...buildReport(db, filters),
+    by_week: getRates(db, 'week', filters),
+    by_model: getRates(db, 'model', filters),
+    files: getFileCounts(db, filterParams(filters).roots),
+  };
+}
+
+const listCounts = (byName: Record<string, number>) => {
+  const items = Object.keys(byName)
+    .sort()
+    .map((k) => `${k} ${byName[k]}`);
+  return items.length > 0 ? items : ['none'];
+};
+
+/** What was read and what was refused, so a report over files nothing read never looks clean. */
+function filesLine(files: FileCounts | undefined): string[] {
+  if (!files) return [];
+  return [
+    ...wrapList('Files read by format:', listCounts(files.files_by_format), REPORT_WIDTH),
+    `Files empty (zero bytes or blank lines): ${files.files_empty}`,
+    ...wrapList('Files refused by code:', listCounts(files.files_refused_by_code), REPORT_WIDTH),
+  ];
 }
 
 /** The terminal width the default report fits. */
@@ -215,7 +240,7 @@ function tables(dim: Dimension, codes: readonly string[], width: number | null):
  * naming the codes with none. `wide`: every selected code and every day, however wide.
  */
 export function formatReport(report: TextReport, filters: RateFilters, options: { wide?: boolean } = {}): string {
-  if (report.by_version.length === 0) return 'The index holds no assistant messages yet: run `index <dir>` first.\n';
+  if (report.by_version.length === 0) return ['The index holds no assistant messages yet: run `index <dir>` first.', ...filesLine(report.files), ''].join('\n');
   const wide = options.wide === true;
   const width = wide ? null : REPORT_WIDTH;
   const selected = selectedCodes(filters);
@@ -249,5 +274,6 @@ export function formatReport(report: TextReport, filters: RateFilters, options: 
   if (!wide && without.length > 0) out.push(...wrapList('Codes with no findings:', without, REPORT_WIDTH));
   out.push('');
   for (const dim of dims) out.push(...tables(dim, withFindings, width));
+  out.push(...filesLine(report.files), ...(report.files ? [''] : []));
   return out.join('\n');
 }

@@ -1,3 +1,4 @@
+import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { analyseFile, type FileAnalysis, type FindingRecord } from '../detect/analyse-file';
@@ -14,7 +15,8 @@ export interface ScanReport {
     signed_thinking: boolean;
     source_lines: number[];
   }>;
-  errors: Array<{ file: string; line: number | null; code: ScanErrorCode }>;
+  /** `hint` (unknown_format only, when cheap to tell): what the file looks like, a fixed name (shared/format-hints.ts). */
+  errors: Array<{ file: string; line: number | null; code: ScanErrorCode; hint?: FormatHint }>;
   summary: {
     assistant_messages_checked: number;
     files_scanned: number;
@@ -25,6 +27,12 @@ export interface ScanReport {
     symlinks_skipped: number;
     /** Only with --salvage: files read around damaged lines (each listed in `salvaged`). */
     files_salvaged?: number;
+    /** Zero bytes or blank lines only: part of files_scanned, neither read nor failed; they leave the exit status alone. */
+    files_empty: number;
+    /** Files read (recognised, not empty), by the format that read them. */
+    files_read_by_format: Record<string, number>;
+    /** Files that failed, by code (the `errors` of files; inputs that could not be walked included). */
+    files_refused_by_code: Record<string, number>;
   };
   /**
    * Per file, counts that are not findings (only files with at least one): calls split from
@@ -37,6 +45,8 @@ export interface ScanReport {
     call_open_at_end: number;
     rejected_tool_input: number;
     rejected_tool_input_by_kind: Record<string, number>;
+    /** Rows of a type the reader does not know, by name (names failing the metadata pattern, or no type: `other`). */
+    unknown_row_types: Record<string, number>;
   }>;
   /** Only with --salvage: the damaged lines of each salvaged file (code, line, whether a torn row was dropped). */
   salvaged?: Array<{ file: string; code: ScanErrorCode; line: number; rows_kept: number; torn_row_dropped: boolean }>;
@@ -89,6 +99,9 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
       files_in_progress: 0,
       findings: 0,
       symlinks_skipped: walk.symlinksSkipped,
+      files_empty: 0,
+      files_read_by_format: {},
+      files_refused_by_code: {},
     },
     diagnostics: [],
   };
@@ -107,13 +120,32 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
     if (analysis.status !== 'ok') {
       const failure = analysis.failure;
       report.summary.files_failed++;
-      report.errors.push({ file: file.name, line: failure.line, code: failure.code });
+      const error: ScanReport['errors'][number] = { file: file.name, line: failure.line, code: failure.code };
+      if (failure.hint) error.hint = failure.hint;
+      report.errors.push(error);
       continue;
     }
+    if (analysis.empty) {
+      report.summary.files_empty++;
+      continue;
+    }
+    report.summary.files_read_by_format[analysis.format] = (report.summary.files_read_by_format[analysis.format] ?? 0) + 1;
     report.summary.assistant_messages_checked += analysis.assistantMessages;
     for (const f of analysis.findings) report.findings.push(toReportFinding(file.name, f));
-    const d = { file: file.name, compaction_split: 0, call_open_at_end: 0, rejected_tool_input: 0, rejected_tool_input_by_kind: {} as Record<string, number> };
+    const d = {
+      file: file.name,
+      compaction_split: 0,
+      call_open_at_end: 0,
+      rejected_tool_input: 0,
+      rejected_tool_input_by_kind: {} as Record<string, number>,
+      unknown_row_types: {} as Record<string, number>,
+    };
+    let unknownRows = 0;
     for (const v of analysis.diagnostics ?? []) {
+      for (const [name, n] of Object.entries(v.unknownRowTypes)) {
+        d.unknown_row_types[name] = (d.unknown_row_types[name] ?? 0) + n;
+        unknownRows += n;
+      }
       d.compaction_split += v.compactionSplits;
       d.call_open_at_end += v.callsOpenAtEnd;
       for (const [kind, n] of Object.entries(v.rejectedToolInput)) {
@@ -121,7 +153,7 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
         d.rejected_tool_input_by_kind[kind] = (d.rejected_tool_input_by_kind[kind] ?? 0) + n;
       }
     }
-    if (d.compaction_split + d.call_open_at_end + d.rejected_tool_input > 0) report.diagnostics.push(d);
+    if (d.compaction_split + d.call_open_at_end + d.rejected_tool_input + unknownRows > 0) report.diagnostics.push(d);
     if (report.salvaged && analysis.salvaged?.length) {
       report.summary.files_salvaged = (report.summary.files_salvaged ?? 0) + 1;
       for (const s of analysis.salvaged)
@@ -134,6 +166,7 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
   report.diagnostics.sort((a, b) => byName(a.file, b.file));
   report.salvaged?.sort((a, b) => byName(a.file, b.file) || a.line - b.line);
   report.summary.findings = report.findings.length;
+  for (const e of report.errors) report.summary.files_refused_by_code[e.code] = (report.summary.files_refused_by_code[e.code] ?? 0) + 1;
   return report;
 }
 
@@ -164,8 +197,8 @@ export function formatScanTable(report: ScanReport): string {
     out.push('', 'Errors (these files contributed nothing and are not counted as clean):');
     out.push(
       table(
-        ['file', 'line', 'code'],
-        report.errors.map((e) => [e.file, e.line === null ? '-' : String(e.line), e.code]),
+        ['file', 'line', 'code', 'looks like'],
+        report.errors.map((e) => [e.file, e.line === null ? '-' : String(e.line), e.code, e.hint ? FORMAT_HINTS[e.hint] : '-']),
       ),
     );
   }
@@ -182,8 +215,14 @@ export function formatScanTable(report: ScanReport): string {
     out.push('', 'Diagnostics (not findings):');
     out.push(
       table(
-        ['file', 'compaction splits', 'calls open at end', 'rejected tool input'],
-        report.diagnostics.map((d) => [d.file, String(d.compaction_split), String(d.call_open_at_end), String(d.rejected_tool_input)]),
+        ['file', 'compaction splits', 'calls open at end', 'rejected tool input', 'unknown row types'],
+        report.diagnostics.map((d) => [
+          d.file,
+          String(d.compaction_split),
+          String(d.call_open_at_end),
+          String(d.rejected_tool_input),
+          counts(d.unknown_row_types) || '-',
+        ]),
       ),
     );
   }
@@ -193,8 +232,18 @@ export function formatScanTable(report: ScanReport): string {
     `files scanned: ${s.files_scanned}, failed: ${s.files_failed}, still being written (not read; scan again later): ${s.files_in_progress}; assistant messages checked: ${s.assistant_messages_checked}; ` +
       `findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}` +
       (s.files_salvaged === undefined ? '' : `; salvaged: ${s.files_salvaged}`),
+    `files empty (zero bytes or blank lines; not read, not failed): ${s.files_empty}; read by format: ${counts(s.files_read_by_format) || 'none'}; ` +
+      `refused by code: ${counts(s.files_refused_by_code) || 'none'}`,
   );
   return out.join('\n') + '\n';
+}
+
+/** `name n, name n` in name order. */
+function counts(byName: Record<string, number>): string {
+  return Object.keys(byName)
+    .sort()
+    .map((k) => `${k} ${byName[k]}`)
+    .join(', ');
 }
 
 function table(header: string[], anyRows: string[][]): string {

@@ -42,6 +42,8 @@ export type FileAnalysis =
       salvaged?: SalvagedLine[];
       /** stream-json captures: the `terminal_reason` of the `result` row, when it passes the pattern. */
       terminalReason?: string | null;
+      /** Zero bytes or blank lines only: counted apart (`files_empty`), neither clean with messages nor failed. */
+      empty?: true;
     }
   | { status: 'failed'; bytes: number; failure: ScanFailure }
   | { status: 'in_progress'; bytes: number; lines: number };
@@ -108,6 +110,7 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
     findings,
     terminalReason: capture.terminalReason,
   };
+  if (scan.empty) analysis.empty = true;
   return { analysis, source: { kind: 'capture', capture } };
 }
 
@@ -141,16 +144,35 @@ export interface AnalysedFile {
 /** `analyseFile`, also handing back the transcript or capture it read. */
 export function analyseFileAndSource(path: string, options: AnalyseOptions = {}): AnalysedFile {
   const format = detectFormat(path);
-  if (format !== 'transcript') return analyseCapture(path, format, options);
+  if (format === 'sse') return analyseCapture(path, format, options);
+  if (format === 'stream-json') {
+    const read = analyseCapture(path, format, options);
+    const capture = read.source?.kind === 'capture' ? read.source.capture : null;
+    // stream-json without --include-partial-messages: no message streamed as events, but whole assistant rows
+    // (one per content block, sharing message.id, as in a transcript): measured and checked as a transcript.
+    if (capture === null || capture.messages.length > 0 || capture.wholeAssistantRows === 0) return read;
+    return analyseTranscript(path, options, capture);
+  }
+  return analyseTranscript(path, options, null);
+}
+
+/** Row types of a stream-json capture besides Claude Code's transcript rows. */
+const STREAM_JSON_ROWS: ReadonlySet<string> = new Set(['result']);
+
+/** A transcript, or a stream-json capture without partial messages (`capture`: what its capture reading found). */
+function analyseTranscript(path: string, options: AnalyseOptions, capture: CaptureFile | null): AnalysedFile {
   const detectors = startDetectors('transcript');
   const scan = scanFile(path, {
     unfinishedLastLineMeansInProgress: options.forIndex === true,
     salvage: options.salvage === true,
     now: options.now,
     observers: detectors.observers,
+    alsoKnownRowTypes: capture ? STREAM_JSON_ROWS : undefined,
   });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { transcript, lineStarts } = scan;
+  // A capture's rows carry no version: the init row's applies to every message.
+  if (capture) for (const m of transcript.messages) m.version ??= capture.version;
   let findings: FindingRecord[];
   try {
     findings = detectors.detect(transcript).map((f) => ({
@@ -173,7 +195,7 @@ export function analyseFileAndSource(path: string, options: AnalyseOptions = {})
   }
   const analysis: FileAnalysis = {
     status: 'ok',
-    format: 'transcript',
+    format: capture ? 'stream-json' : 'transcript',
     bytes: scan.bytes,
     lineCount: transcript.lineCount,
     endsWithNewline: transcript.endsWithNewline,
@@ -182,5 +204,7 @@ export function analyseFileAndSource(path: string, options: AnalyseOptions = {})
     diagnostics: withCallDiagnostics(transcript),
   };
   if (transcript.salvaged.length > 0) analysis.salvaged = transcript.salvaged;
+  if (capture) analysis.terminalReason = capture.terminalReason;
+  if (scan.empty) analysis.empty = true;
   return { analysis, source: { kind: 'transcript', transcript } };
 }

@@ -116,4 +116,6 @@ export interface IndexFailure {
   file: string;
   code: string;
   line: number | null;
+  /** unknown_format: what the file looks like (shared/format-hints.ts), when cheap to tell. */
+  hint?: string | null;
 }

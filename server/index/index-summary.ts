@@ -28,8 +28,10 @@ export interface IndexSummary {
   findingsRemoved: number;
   symlinksSkipped: number;
   durationMs: number;
-  /** Files read in this run, by the format detected. */
+  /** Files read in this run (recognised, not empty), by the format that read them. */
   formats: Record<string, number>;
+  /** Zero-byte or blank-only files written in this run: neither read nor failed (issue 37). */
+  filesEmpty: number;
   /** Every file that failed (this run or an earlier one, unchanged since), by root label, in path order. */
   failures: IndexFailure[];
   /** Roots removed (by another process) while this run indexed them; their files were dropped. */
@@ -55,6 +57,7 @@ export function emptySummary(indexRunId: number, roots: number): IndexSummary {
     symlinksSkipped: 0,
     durationMs: 0,
     formats: {},
+    filesEmpty: 0,
     failures: [],
     rootsRemoved: 0,
     terminalReasons: {},
@@ -66,8 +69,8 @@ export function countWrittenFile(summary: IndexSummary, job: FileJob, analysis: 
   summary.filesChanged++;
   summary.bytesRead += analysis.bytes;
   summary.findingsRemoved += job.previousFindings;
-  const format = analysis.status === 'ok' ? analysis.format : 'transcript';
-  summary.formats[format] = (summary.formats[format] ?? 0) + 1;
+  if (analysis.status === 'ok' && analysis.empty) summary.filesEmpty++;
+  else if (analysis.status === 'ok') summary.formats[analysis.format] = (summary.formats[analysis.format] ?? 0) + 1;
   if (analysis.status === 'failed') summary.filesFailed++;
   else if (analysis.status === 'in_progress') summary.filesInProgress++;
   else {

@@ -1,11 +1,13 @@
-import type { FileProblem } from '../../shared/api-schemas';
+import type { FileProblem, FileUnknownRows } from '../../shared/api-schemas';
+import { FORMAT_HINTS } from '../../shared/format-hints';
 import type { Db } from '../store/database';
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 function prepare(db: Db) {
   return db.prepare<{ statuses: string; roots: string | null }, Omit<FileProblem, 'indexed_at'> & { indexed_ms: number }>(`
-    SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, f.status, f.error_code, f.error_line, f.size, f.indexed_ms
+    SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, f.status, f.error_code, f.error_line, f.size, f.indexed_ms,
+           f.format_hint
     FROM files f JOIN roots r ON r.id = f.root_id
     WHERE f.status IN (SELECT value FROM json_each(@statuses))
       AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))
@@ -20,5 +22,50 @@ export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'prob
   // indexed_ms: UTC milliseconds (migration 015), shown as the ISO timestamp it replaced.
   return st
     .all({ statuses: JSON.stringify(statuses), roots: folderIds?.length ? JSON.stringify(folderIds) : null })
-    .map(({ indexed_ms, ...r }) => ({ ...r, indexed_at: new Date(indexed_ms).toISOString() }));
+    .map(({ indexed_ms, format_hint, ...r }) => ({
+      ...r,
+      indexed_at: new Date(indexed_ms).toISOString(),
+      // Only a name of the fixed vocabulary leaves the index.
+      format_hint: format_hint !== null && Object.hasOwn(FORMAT_HINTS, format_hint) ? format_hint : null,
+    }));
+}
+
+const unknownCache = new WeakMap<Db, ReturnType<typeof prepareUnknown>>();
+
+function prepareUnknown(db: Db) {
+  return {
+    rows: db.prepare<{ roots: string | null }, { id: number; folder_id: number; folder: string; file: string; types: string }>(`
+      SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, json_group_array(d.unknown_row_types) AS types
+      FROM file_diagnostics d JOIN files f ON f.id = d.file_id JOIN roots r ON r.id = f.root_id
+      WHERE d.unknown_row_types IS NOT NULL AND f.status = 'ok'
+        AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))
+      GROUP BY f.id
+      ORDER BY r.label, f.rel_path`),
+    empty: db.prepare<{ roots: string | null }, { n: number }>(`
+      SELECT count(*) AS n FROM files
+      WHERE status = 'ok' AND empty = 1 AND (@roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots)))`),
+  };
+}
+
+/** The most files with unknown row types /api/files lists. */
+export const UNKNOWN_ROWS_LIMIT = 500;
+
+/** Files read that hold rows of unknown types (by name, summed over versions), most such rows first; and the empty files' count. */
+export function getFileUnknownRows(db: Db, folderIds?: number[]): { unknown_rows: FileUnknownRows[]; files_empty: number } {
+  let st = unknownCache.get(db);
+  if (!st) unknownCache.set(db, (st = prepareUnknown(db)));
+  const roots = folderIds?.length ? JSON.stringify(folderIds) : null;
+  const rows = st.rows.all({ roots }).map(({ types, ...r }) => {
+    const byName = new Map<string, number>();
+    for (const json of JSON.parse(types) as string[]) {
+      for (const [type, n] of Object.entries(JSON.parse(json) as Record<string, number>)) byName.set(type, (byName.get(type) ?? 0) + n);
+    }
+    const unknown_row_types = [...byName].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1));
+    return { ...r, unknown_row_types, total: unknown_row_types.reduce((n, t) => n + t.count, 0) };
+  });
+  rows.sort((a, b) => b.total - a.total);
+  return {
+    unknown_rows: rows.slice(0, UNKNOWN_ROWS_LIMIT).map(({ total: _, ...r }) => r),
+    files_empty: st.empty.get({ roots })!.n,
+  };
 }

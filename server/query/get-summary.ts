@@ -1,16 +1,12 @@
 import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
+import { getFileCounts } from './get-file-counts';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './team-database';
 
 function prepare(db: Db) {
   return {
-    // A transcript's format is stored as NULL (migration 015).
-    formats: db.prepare<{ roots: string | null }, { format: string; n: number }>(`
-      SELECT coalesce(format, 'transcript') AS format, count(*) AS n FROM files
-      WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))
-      GROUP BY 1`),
     files: db.prepare<{ roots: string | null }, { status: string; n: number }>(`
       SELECT status, count(*) AS n FROM files
       WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))
@@ -57,6 +53,6 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
     codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, denominators)),
     first_day: d.first_day,
     last_day: d.last_day,
-    files_by_format: Object.fromEntries(st.formats.all({ roots: params.roots }).map((r) => [r.format, r.n])),
+    ...getFileCounts(db, params.roots),
   };
 }

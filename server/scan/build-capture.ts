@@ -4,6 +4,8 @@ import type { CaptureObserver } from './observers';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** Row types of `--output-format stream-json` (FORMAT.md §10). */
+const STREAM_JSON_TYPES = new Set(['stream_event', 'system', 'assistant', 'user', 'result']);
 
 /**
  * Replays Messages API stream events (from either capture format) into messages and blocks,
@@ -17,6 +19,11 @@ export class CaptureBuilder {
   private terminalReason: string | null = null;
   private resultLine: number | null = null;
   private sessionId: string | null = null;
+
+  /** Rows or events a capture reader knows: a file with none is `unknown_format`. */
+  recognised = 0;
+  /** Whole `assistant` rows (stream-json): without stream events they are the messages (read as a transcript). */
+  wholeAssistantRows = 0;
 
   private readonly onRow: CaptureObserver[];
   private readonly onToolInput: CaptureObserver[];
@@ -33,6 +40,7 @@ export class CaptureBuilder {
   addRow(row: unknown, line: number): 'ok' | 'invalid_structure' {
     if (!isObject(row)) return 'invalid_structure';
     if (this.sessionId === null && typeof row.session_id === 'string') this.sessionId = row.session_id;
+    if (typeof row.type === 'string' && STREAM_JSON_TYPES.has(row.type)) this.recognised++;
     if (row.type === 'stream_event') return this.addEvent(row.event, line);
     if (row.type === 'result') {
       // The last result row of the run decides (a capture holds one).
@@ -43,6 +51,7 @@ export class CaptureBuilder {
     if (row.type === 'assistant') {
       const message = row.message;
       if (!isObject(message) || !Array.isArray(message.content)) return 'invalid_structure';
+      this.wholeAssistantRows++;
       for (const block of message.content) if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
     }
     for (const o of this.onRow) o.row!(row, line);
@@ -52,6 +61,7 @@ export class CaptureBuilder {
   /** One API event (a stream_event's `event`, or an SSE `data:` payload). */
   addEvent(event: unknown, line: number): 'ok' | 'invalid_structure' {
     if (!isObject(event) || typeof event.type !== 'string') return 'invalid_structure';
+    this.recognised++;
     switch (event.type) {
       case 'message_start': {
         const m = event.message;
@@ -145,6 +155,7 @@ export class CaptureBuilder {
       terminalReason: this.terminalReason,
       resultLine: this.resultLine,
       sessionId: this.sessionId,
+      wholeAssistantRows: this.wholeAssistantRows,
     };
   }
 }

@@ -182,7 +182,14 @@ export class TranscriptBuilder {
   private readonly onUser: TranscriptObserver[];
   private readonly onOther: TranscriptObserver[];
 
-  constructor(observers: readonly TranscriptObserver[] = []) {
+  /** Rows a Claude Code reader knows (user, assistant, system, known types): a file with none is `unknown_format`. */
+  recognisedRows = 0;
+
+  constructor(
+    observers: readonly TranscriptObserver[] = [],
+    /** Row types also known here (a stream-json capture's `result`). */
+    private readonly alsoKnown: ReadonlySet<string> = new Set(),
+  ) {
     this.onAssistant = observers.filter((o) => o.assistant);
     this.onUser = observers.filter((o) => o.user);
     this.onOther = observers.filter((o) => o.other);
@@ -230,6 +237,10 @@ export class TranscriptBuilder {
     }
     if (this.sessionId === null && typeof row.sessionId === 'string') this.sessionId = row.sessionId;
     if (this.sidechain === null && typeof row.isSidechain === 'boolean') this.sidechain = row.isSidechain;
+    // A row with no type that carries a message would be a model or user message read as nothing (issue 37).
+    if (type === undefined && Object.hasOwn(row, 'message')) return 'invalid_structure';
+    if (type === 'assistant' || type === 'user' || type === 'system' || KNOWN_ROW_TYPES.has(type as string) || this.alsoKnown.has(type as string))
+      this.recognisedRows++;
     if (type === 'assistant') return this.addAssistant(row, line);
     if (type === 'user') return this.addUser(row, line);
     if (type === 'system') {
@@ -240,7 +251,7 @@ export class TranscriptBuilder {
         const name = typeName(subtype);
         d.unknownSystemSubtypes[name] = (d.unknownSystemSubtypes[name] ?? 0) + 1;
       }
-    } else if (!KNOWN_ROW_TYPES.has(type as string)) {
+    } else if (!KNOWN_ROW_TYPES.has(type as string) && !this.alsoKnown.has(type as string)) {
       const d = this.diagnosticsFor(row.version);
       const name = typeName(type);
       d.unknownRowTypes[name] = (d.unknownRowTypes[name] ?? 0) + 1;

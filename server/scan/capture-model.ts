@@ -39,4 +39,6 @@ export interface CaptureFile {
   resultLine: number | null;
   /** session_id of the first row that has one; in memory only (the index stores a hash). */
   sessionId: string | null;
+  /** stream-json: whole `assistant` rows; when no message streamed as events, the file is read as a transcript (issue 37). */
+  wholeAssistantRows: number;
 }

@@ -1,4 +1,5 @@
 import { closeSync } from 'node:fs';
+import type { FormatHint } from '../../shared/format-hints';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { countKeyTokens, inspectParsed } from './duplicate-keys';
 import { LineStarts, readLines } from './read-lines';
@@ -10,6 +11,8 @@ export interface ScanFailure {
   code: ScanErrorCode;
   /** 1-based line of the failure; null when the file as a whole could not be read. */
   line: number | null;
+  /** `unknown_format` only: what the file looks like, when that is cheap to tell (a fixed name, never file content). */
+  hint?: FormatHint;
 }
 
 export type RowsOutcome =

@@ -1,6 +1,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { CaptureBuilder } from './build-capture';
 import type { CaptureFile } from './capture-model';
+import { sniffFirstRow } from './format-sniff';
 import type { CaptureObserver } from './observers';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
@@ -51,7 +52,8 @@ export function detectFormat(path: string): FileFormat {
 }
 
 export type CaptureScan =
-  | { status: 'ok'; capture: CaptureFile; lineStarts: LineStarts; bytes: number }
+  /** `empty`: zero bytes or blank lines only. */
+  | { status: 'ok'; capture: CaptureFile; lineStarts: LineStarts; bytes: number; empty?: true }
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   | { status: 'in_progress'; bytes: number; lines: number };
 
@@ -64,16 +66,44 @@ export function scanCapture(
   options: { unfinishedLastLineMeansInProgress?: boolean; now?: number; observers?: readonly CaptureObserver[] } = {},
 ): CaptureScan {
   const builder = new CaptureBuilder(format, options.observers);
+  let firstLine = 0;
+  let firstRow: unknown;
+  let nonBlank = 0;
   const rows = readJsonRows(
     path,
     format === 'sse'
       ? {
-          jsonOf: (text) => (text.startsWith(':') || SSE_FIELD.test(text) ? 'skip' : text.startsWith('data:') ? text.slice(5) : 'invalid'),
-          accept: (event, line) => builder.addEvent(event, line),
+          jsonOf: (text) => {
+            nonBlank++;
+            return text.startsWith(':') || SSE_FIELD.test(text) ? 'skip' : text.startsWith('data:') ? text.slice(5) : 'invalid';
+          },
+          accept: (event, line) => {
+            firstLine ||= line;
+            return builder.addEvent(event, line);
+          },
         }
-      : { jsonOf: (text) => text, accept: (row, line) => builder.addRow(row, line) },
+      : {
+          jsonOf: (text) => {
+            nonBlank++;
+            return text;
+          },
+          accept: (row, line) => {
+            if (firstLine === 0) [firstLine, firstRow] = [line, row];
+            return builder.addRow(row, line);
+          },
+        },
     options,
   );
   if (rows.status !== 'ok') return rows;
-  return { status: 'ok', capture: builder.build(), lineStarts: rows.lineStarts, bytes: rows.bytes };
+  if (nonBlank > 0 && builder.recognised === 0) {
+    // Read as a capture (by name, `.ndjson`/`.sse`) but nothing in it is one: another tool's file.
+    const verdict = firstLine > 0 && format === 'stream-json' ? sniffFirstRow(firstRow) : null;
+    const failure: ScanFailure = { code: 'unknown_format', line: firstLine || null };
+    if (verdict?.kind === 'foreign') failure.hint = verdict.hint;
+    if (verdict?.kind === 'entire_compact') failure.code = 'entire_compact_transcript';
+    return { status: 'failed', failure, bytes: rows.bytes };
+  }
+  const scan: CaptureScan = { status: 'ok', capture: builder.build(), lineStarts: rows.lineStarts, bytes: rows.bytes };
+  if (nonBlank === 0) scan.empty = true;
+  return scan;
 }

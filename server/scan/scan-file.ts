@@ -1,4 +1,5 @@
 import { TranscriptBuilder } from './build-transcript';
+import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
@@ -7,7 +8,8 @@ import type { TranscriptFile } from './transcript-model';
 export type { ScanFailure };
 
 export type FileScan =
-  | { status: 'ok'; transcript: TranscriptFile; lineStarts: LineStarts; bytes: number }
+  /** `empty`: zero bytes or blank lines only (counted apart: neither clean with messages nor failed). */
+  | { status: 'ok'; transcript: TranscriptFile; lineStarts: LineStarts; bytes: number; empty?: true }
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   /** The last line is cut short (no \n, not yet a whole value): the file is still being written. */
   | { status: 'in_progress'; bytes: number; lines: number };
@@ -30,6 +32,8 @@ export interface ScanOptions {
   salvage?: boolean;
   /** Shown every accepted row (the detectors' own facts; see observers.ts). */
   observers?: readonly TranscriptObserver[];
+  /** Row types known besides Claude Code's (a stream-json capture read as a transcript: `result`). */
+  alsoKnownRowTypes?: ReadonlySet<string>;
 }
 
 /**
@@ -59,10 +63,28 @@ export function markDamaged(file: TranscriptFile, line: number): void {
  * readJsonRows) or at a row whose structure the detectors rely on.
  */
 export function scanFile(path: string, options: ScanOptions = {}): FileScan {
-  const builder = new TranscriptBuilder(options.observers);
-  const rows = readJsonRows(path, { jsonOf: (text) => text, accept: (row, line) => builder.addRow(row, line) }, options);
+  const builder = new TranscriptBuilder(options.observers, options.alsoKnownRowTypes);
+  // The format is decided from the content: the first non-blank row may be another tool's (issue 37).
+  let firstLine = 0;
+  let refusal: ScanFailure | null = null;
+  const accept = (row: unknown, line: number) => {
+    if (firstLine === 0) {
+      firstLine = line;
+      const verdict = sniffFirstRow(row);
+      if (verdict.kind === 'entire_compact') refusal = { code: 'entire_compact_transcript', line };
+      else if (verdict.kind === 'foreign') refusal = { code: 'unknown_format', line, hint: verdict.hint };
+      if (refusal) return 'invalid_structure' as const;
+    }
+    return builder.addRow(row, line);
+  };
+  const rows = readJsonRows(path, { jsonOf: (text) => text, accept }, options);
+  if (rows.status === 'failed' && refusal !== null) return { status: 'failed', failure: refusal, bytes: rows.bytes };
   if (rows.status !== 'ok') return rows;
+  // Rows were read but none is a row a reader here knows: nothing was understood, so nothing is clean.
+  if (firstLine > 0 && builder.recognisedRows === 0) return { status: 'failed', failure: { code: 'unknown_format', line: firstLine }, bytes: rows.bytes };
   const transcript = builder.build(rows.lines, rows.endsWithNewline, rows.salvaged);
   for (const s of rows.salvaged) if (s.stubDropped) markDamaged(transcript, s.line);
-  return { status: 'ok', transcript, lineStarts: rows.lineStarts, bytes: rows.bytes };
+  const scan: FileScan = { status: 'ok', transcript, lineStarts: rows.lineStarts, bytes: rows.bytes };
+  if (firstLine === 0 && rows.salvaged.length === 0) scan.empty = true;
+  return scan;
 }

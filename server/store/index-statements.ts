@@ -112,21 +112,24 @@ export function prepareIndexStatements(db: Db) {
         terminal_reason: string | null;
         session_end: string | null;
         session_end_cell: number | null;
+        format_hint: string | null;
+        empty: number;
       },
       { id: number }
     >(`INSERT INTO files (root_id, path_hash, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_ms,
                           row_span_ms, session_hash, sidechain, assistant_messages, findings, indexed_ms, format, salvaged, damage,
-                          terminal_reason, session_end_kind, session_end_cell)
+                          terminal_reason, session_end_kind, session_end_cell, format_hint, empty)
        VALUES (@root_id, path_hash(@rel_path), @rel_path, @size, @mtime_ms, unhex(@fingerprint), @status, @error_code, @error_line, @first_row_ms,
                @row_span_ms, unhex(@session_hash), @sidechain, @assistant_messages, @findings, @indexed_ms, @format, @salvaged, @damage,
-               @terminal_reason, (SELECT id FROM session_end_kinds WHERE name = @session_end), @session_end_cell)
+               @terminal_reason, (SELECT id FROM session_end_kinds WHERE name = @session_end), @session_end_cell, @format_hint, @empty)
        ON CONFLICT (root_id, path_hash) DO UPDATE SET
          size = excluded.size, mtime_ms = excluded.mtime_ms, fingerprint = excluded.fingerprint, status = excluded.status,
          error_code = excluded.error_code, error_line = excluded.error_line, first_row_ms = excluded.first_row_ms,
          row_span_ms = excluded.row_span_ms, session_hash = excluded.session_hash, sidechain = excluded.sidechain,
          assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_ms = excluded.indexed_ms,
          format = excluded.format, salvaged = excluded.salvaged, damage = excluded.damage, terminal_reason = excluded.terminal_reason,
-         session_end_kind = excluded.session_end_kind, session_end_cell = excluded.session_end_cell
+         session_end_kind = excluded.session_end_kind, session_end_cell = excluded.session_end_cell,
+         format_hint = excluded.format_hint, empty = excluded.empty
        WHERE files.rel_path = excluded.rel_path
        RETURNING id`),
     deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),

@@ -77,6 +77,7 @@ function contentlessRow(
   code: string | null,
   line: number | null,
   indexedMs: number,
+  formatHint: string | null = null,
 ) {
   return {
     root_id: rootId,
@@ -100,6 +101,8 @@ function contentlessRow(
     terminal_reason: null,
     session_end: null,
     session_end_cell: null,
+    format_hint: formatHint,
+    empty: 0,
   };
 }
 
@@ -161,6 +164,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
         failed ? analysis.failure.code : null,
         failed ? analysis.failure.line : null,
         indexedMs,
+        failed ? (analysis.failure.hint ?? null) : null,
       ),
     );
     dropFileRows(st, fileId);
@@ -195,6 +199,8 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       terminal_reason: analysis.terminalReason ?? null,
       session_end: end?.end ?? null,
       session_end_cell: endCell,
+      format_hint: null,
+      empty: analysis.empty ? 1 : 0,
     });
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
@@ -247,8 +253,8 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
 /** The SQLite implementation of what an index run needs from storage (server/index/index-store.ts). */
 export function sqliteIndexStore(db: Db): IndexStore {
   const st = prepareIndexStatements(db);
-  const failuresOfRoot = db.prepare<[number], { file: string; code: string; line: number | null }>(
-    "SELECT rel_path AS file, coalesce(error_code, 'unreadable') AS code, error_line AS line FROM files WHERE root_id = ? AND status = 'failed' ORDER BY rel_path",
+  const failuresOfRoot = db.prepare<[number], { file: string; code: string; line: number | null; hint: string | null }>(
+    "SELECT rel_path AS file, coalesce(error_code, 'unreadable') AS code, error_line AS line, format_hint AS hint FROM files WHERE root_id = ? AND status = 'failed' ORDER BY rel_path",
   );
   const writeFailed = db.transaction((entry: FailedEntry, old: KnownFile | undefined): boolean => {
     if (!st.rootById.get(entry.rootId)) return false;
@@ -300,7 +306,10 @@ export function sqliteIndexStore(db: Db): IndexStore {
           for (const id of rootIds) st.touchRoot.run(now, id);
           const failures: IndexFailure[] = rootIds.flatMap((id) => {
             const label = st.rootById.get(id)?.label;
-            return label === undefined ? [] : failuresOfRoot.all(id).map((r) => ({ root: label, ...r }));
+            // The hint only where there is one (unknown_format), so other failures keep their shape.
+            return label === undefined
+              ? []
+              : failuresOfRoot.all(id).map(({ hint, ...r }) => (hint === null ? { root: label, ...r } : { root: label, ...r, hint }));
           });
           const durationMs = Date.now() - startedMs;
           st.finishIndexRun.run({

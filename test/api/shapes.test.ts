@@ -23,11 +23,12 @@ afterAll(async () => {
 });
 
 /** Objects keyed by data (a format, a detail name, a session-end class), not by field names. */
-const DATA_KEYED = new Set(['files_by_format', 'details', 'ends']);
+const DATA_KEYED = new Set(['files_by_format', 'files_refused_by_code', 'details', 'ends']);
 /** Top-level lists that are not the response's main collection, as the README says. */
 const OTHER_LISTS: Record<string, string[]> = {
   '/api/timeline': ['version_markers'],
   '/api/regressions': ['verdicts'],
+  '/api/files': ['unknown_rows'],
   // One record each, not a list: their arrays are fields of that record.
   '/api/summary': ['codes'],
   '/api/findings/:id': ['lines', 'source_lines', 'block_types', 'chain', 'session'],

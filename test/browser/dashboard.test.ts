@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,6 +13,7 @@ import type { ModelRatesResponse, RegressionsResponse, SummaryResponse, Timeline
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
+import { fixturesRoot } from '../support/detector-fixtures';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts');
 const PAGES = [
@@ -48,6 +49,9 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     const db = openDatabase(dbPath);
     addRoot(db, join(tmp, 'demo/projects'), 'demo');
     addRoot(db, transcripts, 'canary');
+    // Issue 37's classes: foreign files with their hint, a file with unknown row types, empty files.
+    cpSync(join(fixturesRoot, 'formats'), join(tmp, 'formats'), { recursive: true });
+    addRoot(db, join(tmp, 'formats'), 'formats');
     await indexDatabase(db, { analyser: 'inline' });
     db.close();
     // Every progress event is sent (no 100 ms throttle), so the bar's advance does not depend on
@@ -184,6 +188,19 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     expect(text).toContain('malformed_json');
     expect(text).toContain('duplicate_key');
     expect(text).toContain('being written');
+    await page.close();
+  });
+
+  it('groups unknown_format files by what they look like, lists unknown row types and counts empty files', async () => {
+    const page = await open('/files');
+    await page.locator('[data-testid="unknown-format-groups"]').waitFor();
+    const groups = await page.locator('[data-testid="unknown-format-groups"]').textContent();
+    expect(groups).toContain('Codex rollout: 1 file');
+    expect(groups).toContain('chat messages ({role, content} rows): 2 files');
+    expect(groups).toContain('not recognised (no hint): 1 file');
+    expect(await page.locator('[data-testid="files-table"]').textContent()).toContain('OpenTelemetry export');
+    expect(await page.locator('[data-testid="unknown-rows-table"]').textContent()).toContain('brand-new-row (1)');
+    expect(await page.locator('[data-testid="files-empty"]').textContent()).toContain('2 empty files');
     await page.close();
   });
 

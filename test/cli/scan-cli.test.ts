@@ -26,6 +26,9 @@ describe('scan CLI', () => {
       files_in_progress: 0,
       findings: 5,
       symlinks_skipped: 0,
+      files_empty: 0,
+      files_read_by_format: { transcript: 8 },
+      files_refused_by_code: {},
     });
     expect(report.findings.map((f) => `${f.file}:${f.lines.join('-')}`)).toEqual([
       'positive-interleaved.jsonl:2-7',

@@ -20,6 +20,8 @@ describe('fail closed: every error code has a fixture with a located failure', (
     ['invalid_structure.jsonl', 'invalid_structure', 2],
     ['invalid_structure-block-without-type.jsonl', 'invalid_structure', 2],
     ['invalid_structure-not-an-object.jsonl', 'invalid_structure', 2],
+    ['unknown_format.jsonl', 'unknown_format', 2],
+    ['entire_compact_transcript.jsonl', 'entire_compact_transcript', 1],
   ])('%s fails with %s at line %i and yields nothing', (file, code, line) => {
     const analysis = analyseFile(join(errors, file));
     expect(analysis).toMatchObject({ status: 'failed', failure: { code, line } });
@@ -36,6 +38,8 @@ describe('fail closed: every error code has a fixture with a located failure', (
 
   it('covers every declared error code', () => {
     const covered = ['malformed_json', 'concatenated_rows', 'duplicate_key', 'invalid_utf8', 'invalid_structure', 'unreadable', 'not_regular_file'];
+    // fixtures/formats/ holds one file of each class issue 37 names (test/scan/foreign-formats.test.ts).
+    covered.push('unknown_format', 'entire_compact_transcript');
     // Covered by test/reliability/hostile-files.test.ts (each needs a file built at run time).
     covered.push('path_changed', 'nesting_too_deep', 'line_too_long', 'unfinished_last_line', 'unsupported_file_name');
     expect([...SCAN_ERROR_CODES].sort()).toEqual(covered.sort());

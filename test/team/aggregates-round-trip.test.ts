@@ -132,8 +132,9 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
   });
 
   it('gives an equal summary: machines count as sources, their damaged and excluded files are counted', () => {
-    const { files_by_format: _a, ...merged } = getSummary(team);
-    const { files_by_format: _b, ...truth } = getSummary(both);
+    // Per-file facts of the local index only (a team aggregate holds no file rows): by format, empty, refused by code.
+    const { files_by_format: _a, files_empty: _ae, files_refused_by_code: _ar, ...merged } = getSummary(team);
+    const { files_by_format: _b, files_empty: _be, files_refused_by_code: _br, ...truth } = getSummary(both);
     expect(merged).toEqual(truth);
     expect(merged.folders).toBe(2);
     expect(merged.files_failed).toBeGreaterThan(0);
@@ -162,8 +163,8 @@ describe('aggregates from two machines, merged, give the figures and verdicts of
           expectTeamCards(merged, truth);
         } else expect(await get(0, url), url).toEqual(await get(1, url));
       }
-      const { files_by_format: _a, ...merged } = await get(0, '/api/summary');
-      const { files_by_format: _b, ...truth } = await get(1, '/api/summary');
+      const { files_by_format: _a, files_empty: _ae, files_refused_by_code: _ar, ...merged } = await get(0, '/api/summary');
+      const { files_by_format: _b, files_empty: _be, files_refused_by_code: _br, ...truth } = await get(1, '/api/summary');
       expect(merged).toEqual(truth);
     } finally {
       await Promise.all(apps.map((a) => a.close()));

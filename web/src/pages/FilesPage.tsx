@@ -1,3 +1,5 @@
+import type { FileProblem } from '../../../shared/api-schemas';
+import { FORMAT_HINTS, type FormatHint } from '../../../shared/format-hints';
 import { useDiagnostics, useFileProblems } from '../api/queries';
 import { EmptyState, Loaded, Section } from '../components/ui';
 import { formatBytes, formatTimestamp } from '../lib/format';
@@ -8,7 +10,22 @@ const ERROR_HELP: Record<string, string> = {
   duplicate_key: 'an object in the row has the same key twice',
   unreadable: 'the file or folder could not be read',
   invalid_structure: 'a row lacks the shape the detectors rely on',
+  unknown_format: 'no reader recognised the file',
+  entire_compact_transcript: "Entire's compact copy of a session, not a transcript",
 };
+
+const hintLabel = (hint: string | null) => (hint !== null && Object.hasOwn(FORMAT_HINTS, hint) ? FORMAT_HINTS[hint as FormatHint] : null);
+
+/** unknown_format files grouped by what they look like (most first); files with no hint as "not recognised". */
+function unknownFormatGroups(rows: readonly FileProblem[]): Array<{ label: string; count: number }> {
+  const groups = new Map<string, number>();
+  for (const r of rows) {
+    if (r.error_code !== 'unknown_format') continue;
+    const label = hintLabel(r.format_hint) ?? 'not recognised (no hint)';
+    groups.set(label, (groups.get(label) ?? 0) + 1);
+  }
+  return [...groups].map(([label, count]) => ({ label, count })).sort((a, b) => b.count - a.count || (a.label < b.label ? -1 : 1));
+}
 
 export function FilesPage() {
   const files = useFileProblems();
@@ -18,57 +35,102 @@ export function FilesPage() {
       <h1>Files</h1>
       <p className="muted">
         A file that cannot be read contributes nothing, and is never counted as clean; a file still being written (its last line is incomplete) is counted once
-        it is complete. Nothing fails silently: every such file is listed here.
+        it is complete. Nothing fails silently: every such file is listed here. A file counts only when a reader recognised it (a Claude Code transcript, a
+        stream-json capture or an SSE log); an empty file (zero bytes or blank lines) is counted apart.
       </p>
       <Loaded query={files} height={200}>
-        {(data) =>
-          data.rows.length === 0 ? (
-            <EmptyState title="Every file read cleanly">
-              <p>No file failed and none is being written.</p>
-            </EmptyState>
-          ) : (
-            <Section title={`${data.rows.length} file${data.rows.length === 1 ? '' : 's'} not counted`}>
-              <div className="table-scroll">
-                <table className="table" data-testid="files-table">
-                  <thead>
-                    <tr>
-                      <th>status</th>
-                      <th>folder</th>
-                      <th>file</th>
-                      <th>error</th>
-                      <th className="num">line</th>
-                      <th className="num">size</th>
-                      <th>checked</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.rows.map((f) => (
-                      <tr key={f.id} data-testid="file-row">
-                        <td>
-                          <span className={`badge badge-${f.status}`}>{f.status === 'failed' ? 'failed' : 'being written'}</span>
-                        </td>
-                        <td>{f.folder}</td>
-                        <td className="break">{f.file}</td>
-                        <td>
-                          {f.error_code ? (
-                            <span title={ERROR_HELP[f.error_code]}>
-                              <code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span>
-                            </span>
-                          ) : (
-                            '–'
-                          )}
-                        </td>
-                        <td className="num">{f.error_line ?? '–'}</td>
-                        <td className="num">{formatBytes(f.size)}</td>
-                        <td>{formatTimestamp(f.indexed_at)}</td>
+        {(data) => (
+          <>
+            {data.files_empty > 0 ? (
+              <p className="muted small" data-testid="files-empty">
+                {data.files_empty} empty file{data.files_empty === 1 ? '' : 's'} (zero bytes or blank lines): neither read nor failed.
+              </p>
+            ) : null}
+            {unknownFormatGroups(data.rows).length > 0 ? (
+              <Section title="Not recognised (unknown_format), by what they look like">
+                <ul data-testid="unknown-format-groups">
+                  {unknownFormatGroups(data.rows).map((g) => (
+                    <li key={g.label}>
+                      {g.label}: {g.count} file{g.count === 1 ? '' : 's'}
+                    </li>
+                  ))}
+                </ul>
+              </Section>
+            ) : null}
+            {data.unknown_rows.length > 0 ? (
+              <Section title="Read, with rows of types the reader does not know">
+                <div className="table-scroll">
+                  <table className="table" data-testid="unknown-rows-table">
+                    <thead>
+                      <tr>
+                        <th>folder</th>
+                        <th>file</th>
+                        <th>unknown row types</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </Section>
-          )
-        }
+                    </thead>
+                    <tbody>
+                      {data.unknown_rows.map((f) => (
+                        <tr key={f.id}>
+                          <td>{f.folder}</td>
+                          <td className="break">{f.file}</td>
+                          <td>{f.unknown_row_types.map((t) => `${t.type} (${t.count})`).join(', ')}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </Section>
+            ) : null}
+            {data.rows.length === 0 ? (
+              <EmptyState title="Every file read cleanly">
+                <p>No file failed and none is being written.</p>
+              </EmptyState>
+            ) : (
+              <Section title={`${data.rows.length} file${data.rows.length === 1 ? '' : 's'} not counted`}>
+                <div className="table-scroll">
+                  <table className="table" data-testid="files-table">
+                    <thead>
+                      <tr>
+                        <th>status</th>
+                        <th>folder</th>
+                        <th>file</th>
+                        <th>error</th>
+                        <th>looks like</th>
+                        <th className="num">line</th>
+                        <th className="num">size</th>
+                        <th>checked</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.rows.map((f) => (
+                        <tr key={f.id} data-testid="file-row">
+                          <td>
+                            <span className={`badge badge-${f.status}`}>{f.status === 'failed' ? 'failed' : 'being written'}</span>
+                          </td>
+                          <td>{f.folder}</td>
+                          <td className="break">{f.file}</td>
+                          <td>
+                            {f.error_code ? (
+                              <span title={ERROR_HELP[f.error_code]}>
+                                <code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span>
+                              </span>
+                            ) : (
+                              '–'
+                            )}
+                          </td>
+                          <td>{hintLabel(f.format_hint) ?? '–'}</td>
+                          <td className="num">{f.error_line ?? '–'}</td>
+                          <td className="num">{formatBytes(f.size)}</td>
+                          <td>{formatTimestamp(f.indexed_at)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              </Section>
+            )}
+          </>
+        )}
       </Loaded>
       <Section title="Per version: what the transcripts hold">
         <p className="muted small">

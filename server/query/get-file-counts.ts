@@ -1,0 +1,40 @@
+import type { Db } from '../store/database';
+
+export interface FileCounts {
+  /** Files read (a reader recognised them, not empty), by format: transcript, stream-json, sse. */
+  files_by_format: Record<string, number>;
+  /** Zero-byte or blank-only files: neither read nor failed (migration 019). */
+  files_empty: number;
+  /** Files that failed, by code. */
+  files_refused_by_code: Record<string, number>;
+}
+
+function prepare(db: Db) {
+  return {
+    // A transcript's format is stored as NULL (migration 015).
+    formats: db.prepare<{ roots: string | null }, { format: string; n: number }>(`
+      SELECT coalesce(format, 'transcript') AS format, count(*) AS n FROM files
+      WHERE status = 'ok' AND empty = 0 AND (@roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots)))
+      GROUP BY 1`),
+    empty: db.prepare<{ roots: string | null }, { n: number }>(`
+      SELECT count(*) AS n FROM files
+      WHERE status = 'ok' AND empty = 1 AND (@roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots)))`),
+    refused: db.prepare<{ roots: string | null }, { code: string; n: number }>(`
+      SELECT coalesce(error_code, 'unreadable') AS code, count(*) AS n FROM files
+      WHERE status = 'failed' AND (@roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots)))
+      GROUP BY 1`),
+  };
+}
+
+const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+
+/** Files read per format, empty files, and files refused per code (issue 37), over the chosen folders. */
+export function getFileCounts(db: Db, roots: string | null): FileCounts {
+  let st = cache.get(db);
+  if (!st) cache.set(db, (st = prepare(db)));
+  return {
+    files_by_format: Object.fromEntries(st.formats.all({ roots }).map((r) => [r.format, r.n])),
+    files_empty: st.empty.get({ roots })!.n,
+    files_refused_by_code: Object.fromEntries(st.refused.all({ roots }).map((r) => [r.code, r.n])),
+  };
+}
