@@ -113,7 +113,10 @@ describe('the packed and installed command', () => {
     const port = await freePort();
     // A folder given to serve is indexed at start, in the server's index thread (its own bundle, shipped beside the CLI's).
     const served = join(work, 'data', 'served.db');
-    const server: ChildProcess = spawn(bin, ['serve', corpus, '--port', String(port), '--db', served, '--no-watch'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server: ChildProcess = spawn(bin, ['serve', corpus, '--port', String(port), '--db', served, '--no-watch'], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       let out = '';
       let err = '';
