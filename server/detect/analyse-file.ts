@@ -20,6 +20,8 @@ export interface FindingRecord {
   day: string | null;
   version: string | null;
   sidechain: boolean;
+  /** The effort the message was asked at (pattern-checked; null when nothing recorded one). */
+  effort: string | null;
   /** 64-bit hash of the message id, to count a message copied into several files once. */
   messageHash: bigint;
   /** Detector-specific metadata (codes, counts, fixed list entries). */
@@ -92,6 +94,7 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
       day: null,
       version: capture.version,
       sidechain: false,
+      effort: null,
       messageHash: hashMessageId(f.message.messageId),
       details: f.details ?? {},
     }));
@@ -150,6 +153,7 @@ export function analyseFileAndSource(path: string, options: AnalyseOptions = {})
       day: f.message.day,
       version: f.message.version,
       sidechain: f.message.sidechain,
+      effort: f.message.effort,
       messageHash: hashMessageId(f.message.messageId),
       details: f.details ?? {},
     }));
