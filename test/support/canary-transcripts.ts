@@ -165,7 +165,13 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
       isApiErrorMessage: true,
       error: 'rate_limit',
       apiErrorStatus: 429,
-      message: { id: `msg_${c}_r3`, role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: `You've hit your session limit · resets ${c}` }], stop_reason: 'stop_sequence' },
+      message: {
+        id: `msg_${c}_r3`,
+        role: 'assistant',
+        model: '<synthetic>',
+        content: [{ type: 'text', text: `You've hit your session limit · resets ${c}` }],
+        stop_reason: 'stop_sequence',
+      },
     }),
   ];
   writeFileSync(join(project, 'format-2026.jsonl'), recentRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
