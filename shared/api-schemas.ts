@@ -518,6 +518,8 @@ export const EvidenceReport = Type.Object({
     synthetic_messages: Type.Optional(Type.Integer()),
     versions: Type.Optional(Type.Array(Type.String())),
     models: Type.Optional(Type.Array(Type.String())),
+    /** Assistant messages per effort they were asked at (`unknown`: none recorded; issue 33). */
+    efforts: Type.Optional(Type.Record(Type.String(), Type.Integer())),
   }),
   /** Per week (Monday) figures; the Markdown folds the daily series to these. */
   by_week: Type.Optional(Type.Array(ReportRateRow)),

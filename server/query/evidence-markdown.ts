@@ -147,6 +147,13 @@ function render(r: EvidenceReport, shape: Shape, omitted: string[]): string {
   out.push(
     `- Claude Code versions: ${s.versions?.length ? s.versions.join(', ') : '–'}`,
     `- Models: ${s.models?.length ? s.models.join(', ') : '–'}`,
+    `- Efforts (assistant messages): ${
+      s.efforts && Object.keys(s.efforts).length
+        ? Object.entries(s.efforts)
+            .map(([e, n]) => `${e} ${n}`)
+            .join(', ')
+        : '–'
+    }`,
     `- Days (UTC): ${s.first_day ?? '–'} to ${s.last_day ?? '–'}`,
     `- Files: ${s.files_ok} read, ${s.files_failed} failed, ${s.files_in_progress} being written (${s.roots} folder${s.roots === 1 ? '' : 's'})`,
     `- Assistant messages: ${s.assistant_messages}; tool-use turns: ${s.tool_use_turns}; stop reason recorded (coverage): ${coverage}`,
