@@ -359,6 +359,11 @@ export const VerdictCard = Type.Object({
   codes: Type.Array(CardCode),
   /** The test and its correction, for the one-click details. */
   test: Type.String(),
+  /**
+   * Set when the step coincides with a change of model or effort rather than only of version (or day): the
+   * last good and first bad key's tool-use turns counted by model × effort differ (server/query/card-confounds.ts).
+   */
+  coincides: Type.Optional(Type.Object({ model: Type.Boolean(), effort: Type.Boolean(), text: Type.String() })),
 });
 export type VerdictCard = Static<typeof VerdictCard>;
 

@@ -1,3 +1,4 @@
+import { addCoincidences } from './card-confounds';
 import type { CardCode, CardSide, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
 import { opportunityWords } from '../../shared/opportunity-words';
@@ -464,5 +465,7 @@ export function getVerdictCards(db: Db, filters: RateFilters = {}): Pick<Regress
   const turns = versions.reduce((n, r) => n + r.tool_use_turns, 0);
   const version = buildCards('version', cardCells(db, 'version', versions, filters), turns);
   const day = buildCards('day', cardCells(db, 'day', days, filters), turns);
+  addCoincidences(db, version.cards, filters);
+  addCoincidences(db, day.cards, filters);
   return { rows: [...version.cards, ...day.cards], no_claim: { version: version.noClaim, day: day.noClaim }, session_cap: SESSION_CAP };
 }
