@@ -1,9 +1,9 @@
-import { addCoincidences } from './card-confounds';
 import type { CardCode, CardSide, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
 import { opportunityWords } from '../../shared/opportunity-words';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
 import type { Db } from '../store/database';
+import { addCoincidences } from './card-confounds';
 import { notMeasurableText, opportunityLabel } from './format-rate';
 import { getRates, type RateRow, selectedCodes, sideFigures } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
