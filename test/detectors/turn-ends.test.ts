@@ -121,6 +121,19 @@ describe('classifyTurnEnds', () => {
     expect(got.map((t) => t.effort)).toEqual([null, 'xhigh', 'xhigh', 'xhigh']);
   });
 
+  it('reads 2.1.2xx rows without uuid and attachment types it has never seen without failing the file', () => {
+    const got = ends([
+      U('a'),
+      { type: 'atis-latch', atis: 'x', sessionId: 's' },
+      { type: 'cost-state', total: 1 },
+      { type: 'some-future-row' },
+      env({ type: 'attachment', attachment: { type: 'total_tokens_reminder', content: 'x' } }),
+      env({ type: 'attachment', attachment: { type: 'a_type_from_the_future', content: 'x' } }),
+      A('m1', [text], 'end_turn', { effort: 'high', attributionMcpServer: 's', attributionMcpTool: 't' }),
+    ]);
+    expect(got.map((t) => [t.end, t.effort])).toEqual([['text_answer', 'high']]);
+  });
+
   it("leaves a main file's subagent prompts out of its turns", () => {
     const got = ends([
       U('a'),
