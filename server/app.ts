@@ -28,6 +28,7 @@ import { sessionEndRoutes } from './routes/session-ends';
 import { sessionRoutes } from './routes/sessions';
 import { summaryRoutes } from './routes/summary';
 import { timelineRoutes } from './routes/timeline';
+import { turnEndRoutes } from './routes/turn-ends';
 import type { App, RouteContext } from './routes/types';
 import { versionRoutes } from './routes/versions';
 import { type Db, describeDatabaseError } from './store/database';
@@ -231,6 +232,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   compareRoutes(app, ctx);
   exportRoutes(app, ctx);
   sessionEndRoutes(app, ctx);
+  turnEndRoutes(app, ctx);
 
   const webRoot = options.webRoot ?? null;
   const indexHtml =

@@ -25,6 +25,8 @@ export const FilterQuery = Type.Object({
   code: Type.Optional(Type.String({ pattern: '^[a-z0-9_,]{1,400}$' })),
   version: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.,-]{1,400}$' })),
   model: Type.Optional(Type.String({ pattern: '^[a-z0-9._,-]{1,400}$' })),
+  /** Efforts (comma-separated): low, medium, high, xhigh, max…, or unknown. */
+  effort: Type.Optional(Type.String({ pattern: '^[a-z,]{1,200}$' })),
   from: Type.Optional(Day),
   to: Type.Optional(Day),
   /** Folder ids (comma-separated). */
@@ -68,6 +70,9 @@ export type VersionRateRow = Static<typeof VersionRateRow>;
 /** Rates per model (null: not recorded). */
 export const ModelRateRow = Type.Object({ model: Nullable(Type.String()), ...RateFigures });
 export type ModelRateRow = Static<typeof ModelRateRow>;
+/** A rate row per effort the replies were asked at (null: nothing recorded one). */
+export const EffortRateRow = Type.Object({ effort: Nullable(Type.String()), ...RateFigures });
+export type EffortRateRow = Static<typeof EffortRateRow>;
 /** Rates per day (`bucket=day`: `day`) or per week (`bucket=week`: `week`, its Monday); null: no timestamp. */
 export const TimelineRow = Type.Object({ day: Type.Optional(Nullable(Type.String())), week: Type.Optional(Nullable(Type.String())), ...RateFigures });
 export type TimelineRow = Static<typeof TimelineRow>;
@@ -201,12 +206,20 @@ export const VersionRatesResponse = Type.Object({ rows: Type.Array(VersionRateRo
 export type VersionRatesResponse = Static<typeof VersionRatesResponse>;
 export const ModelRatesResponse = Type.Object({ rows: Type.Array(ModelRateRow) });
 export type ModelRatesResponse = Static<typeof ModelRatesResponse>;
+export const EffortRatesResponse = Type.Object({ rows: Type.Array(EffortRateRow) });
+export type EffortRatesResponse = Static<typeof EffortRatesResponse>;
 
 export const VersionModelRow = Type.Object({ version: Nullable(Type.String()), model: Nullable(Type.String()), ...RateFigures });
 export type VersionModelRow = Static<typeof VersionModelRow>;
 
 export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow) });
 export type VersionModelResponse = Static<typeof VersionModelResponse>;
+
+/** Rates per version and effort: the effort breakdown on the Versions page. */
+export const VersionEffortRow = Type.Object({ version: Nullable(Type.String()), effort: Nullable(Type.String()), ...RateFigures });
+export type VersionEffortRow = Static<typeof VersionEffortRow>;
+export const VersionEffortResponse = Type.Object({ rows: Type.Array(VersionEffortRow) });
+export type VersionEffortResponse = Static<typeof VersionEffortResponse>;
 
 export const FindingsQuery = Type.Object({
   ...FilterQuery.properties,
@@ -376,6 +389,11 @@ export const VerdictCard = Type.Object({
   codes: Type.Array(CardCode),
   /** The test and its correction, for the one-click details. */
   test: Type.String(),
+  /**
+   * Set when the step coincides with a change of model or effort rather than only of version (or day): the
+   * last good and first bad key's tool-use turns counted by model × effort differ (server/query/card-confounds.ts).
+   */
+  coincides: Type.Optional(Type.Object({ model: Type.Boolean(), effort: Type.Boolean(), text: Type.String() })),
 });
 export type VerdictCard = Static<typeof VerdictCard>;
 
@@ -562,6 +580,8 @@ export const EvidenceReport = Type.Object({
     synthetic_messages: Type.Optional(Type.Integer()),
     versions: Type.Optional(Type.Array(Type.String())),
     models: Type.Optional(Type.Array(Type.String())),
+    /** Assistant messages per effort they were asked at (`unknown`: none recorded; issue 33). */
+    efforts: Type.Optional(Type.Record(Type.String(), Type.Integer())),
   }),
   /** Per week (Monday) figures; the Markdown folds the daily series to these. */
   by_week: Type.Optional(Type.Array(ReportRateRow)),

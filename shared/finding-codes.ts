@@ -19,6 +19,7 @@ export const FINDING_CODES = [
   'unparseable_tool_input',
   'input_mismatch',
   'malformed_tool_use_exhausted',
+  'thinking_cut_at_max_tokens',
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];
@@ -49,6 +50,8 @@ export const FINDING_DEFINITIONS: Record<FindingCode, string> = {
     "Stream capture: the assembled assistant event's tool input differs from the parse of the concatenated deltas (a client's partial-JSON handling dropped data).",
   malformed_tool_use_exhausted:
     "Stream capture (stream-json): the run's result row says terminal_reason malformed_tool_use_exhausted: the turn died after the harness's one retry of a malformed tool call (Claude Code 2.1.204+; earlier versions said completed).",
+  thinking_cut_at_max_tokens:
+    'A model message (all rows sharing one message.id) whose blocks are only thinking or redacted_thinking and whose stop reason is max_tokens: the reply was cut while thinking, before any text or call; Claude Code writes no error row. output_tokens: the recorded count, when one is.',
 };
 
 /**
@@ -78,6 +81,7 @@ export const FINDING_OPPORTUNITY: Record<FindingCode, Opportunity> = {
   unparseable_tool_input: 'tool_use_turns',
   input_mismatch: 'capture_messages',
   malformed_tool_use_exhausted: 'capture_messages',
+  thinking_cut_at_max_tokens: 'stop_known_messages',
 };
 
 /** Why a code has no rate where its opportunities are zero: one reason code per opportunity. */
@@ -105,7 +109,7 @@ export interface Denominators {
 }
 
 /** Bumped whenever a detector's rule changes, so reports say which definitions produced them. */
-export const DETECTOR_DEFINITIONS_VERSION = 4;
+export const DETECTOR_DEFINITIONS_VERSION = 5;
 
 export function isFindingCode(value: string): value is FindingCode {
   return (FINDING_CODES as readonly string[]).includes(value);

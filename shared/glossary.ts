@@ -49,6 +49,16 @@ export const GLOSSARY: ReadonlyArray<{ term: string; meaning: string }> = [
     meaning: 'The files sharing one session id: a main transcript and its subagents’ transcripts.',
   },
   {
+    term: 'turn end',
+    meaning:
+      'A point where control went back to the user (a typed prompt, an interrupt, the end of the file), classed by how the turn ended; the last one of a file is its session end. Rates are per 1,000 turn ends.',
+  },
+  {
+    term: 'effort',
+    meaning:
+      'The effort a reply was asked at (`high`, `xhigh`, …), recorded on assistant rows from Claude Code 2.1.212: a dimension next to version and model; `effort=unknown` where none was recorded.',
+  },
+  {
     term: 'verdict card',
     meaning: 'One change point (a version or a day) with the codes that step up there, how strongly, and the figures on both sides.',
   },

@@ -23,6 +23,12 @@ export function safeTerminalReason(value: unknown): string | null {
   return typeof value === 'string' && TERMINAL_REASON.test(value) ? value : null;
 }
 
+/** An assistant row's `effort` (2.1.212+: low, medium, high, xhigh, max): a short lower-case word, else null. */
+const EFFORT = /^[a-z]{1,12}$/;
+export function safeEffort(value: unknown): string | null {
+  return typeof value === 'string' && EFFORT.test(value) ? value : null;
+}
+
 export function safeBlockType(value: string): string {
   return BLOCK_TYPE.test(value) ? value : 'other';
 }

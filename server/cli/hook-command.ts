@@ -51,6 +51,7 @@ const SAID: Record<FindingCode, string> = {
   unparseable_tool_input: "a tool call's arguments were not valid JSON, so it never ran",
   input_mismatch: "a tool call's saved arguments differ from what was streamed",
   malformed_tool_use_exhausted: 'a malformed tool call was retried and failed again',
+  thinking_cut_at_max_tokens: 'the model was cut at max_tokens while still thinking, before it said or did anything',
 };
 
 /** The longest message the hook prints, without its dashboard link. */

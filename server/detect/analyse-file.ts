@@ -20,6 +20,8 @@ export interface FindingRecord {
   day: string | null;
   version: string | null;
   sidechain: boolean;
+  /** The effort the message was asked at (pattern-checked; null when nothing recorded one). */
+  effort: string | null;
   /** 64-bit hash of the message id, to count a message copied into several files once. */
   messageHash: bigint;
   /** Detector-specific metadata (codes, counts, fixed list entries). */
@@ -94,6 +96,7 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
       day: null,
       version: capture.version,
       sidechain: false,
+      effort: null,
       messageHash: hashMessageId(f.message.messageId),
       details: f.details ?? {},
     }));
@@ -186,6 +189,7 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
       day: f.message.day,
       version: f.message.version,
       sidechain: f.message.sidechain,
+      effort: f.message.effort,
       messageHash: hashMessageId(f.message.messageId),
       details: { ...messageFacts(f.message), ...f.details },
     }));

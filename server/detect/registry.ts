@@ -12,6 +12,7 @@ import { missingToolUseBlock } from './missing-tool-use-block';
 import { orphanToolUse } from './orphan-tool-use';
 import { repeatedEmptyToolCall } from './repeated-empty-tool-call';
 import { textLeakedToolCall } from './text-leaked-tool-call';
+import { thinkingCutAtMaxTokens } from './thinking-cut-at-max-tokens';
 import { toolResultInternalError } from './tool-result-internal-error';
 import { truncatedToolUse } from './truncated-tool-use';
 import { unparseableToolInputTranscript } from './unparseable-tool-input';
@@ -38,4 +39,5 @@ export const DETECTORS: readonly AnyDetector[] = [
   unparseableToolInputCapture,
   inputMismatch,
   malformedToolUseExhausted,
+  thinkingCutAtMaxTokens,
 ];

@@ -8,7 +8,7 @@ export interface DetectorRun<S extends SourceKind> {
   /**
    * Once the file is read: every detector's findings, each finding's lines deduplicated and
    * ascending, sorted by first line then code. A transcript message that a dropped torn row
-   * could belong to (salvage mode) is the source of no finding. Call it once.
+   * could belong to (salvage mode), or the partial text kept when the user interrupted (`isAbortedMidStream`), is the source of no finding. Call it once.
    */
   detect(file: SourceFile<S>): Finding<S>[];
 }
@@ -20,7 +20,9 @@ export function startDetectors<S extends SourceKind>(source: S, detectors: reado
   return {
     observers: collectors.filter((c) => c !== null),
     detect(file) {
-      const found = active.flatMap((d, i) => d.detect(file, collectors[i]?.facts())).filter((f) => !('damaged' in f.message && f.message.damaged));
+      const found = active
+        .flatMap((d, i) => d.detect(file, collectors[i]?.facts()))
+        .filter((f) => !('damaged' in f.message && (f.message.damaged || f.message.abortedMidStream)));
       for (const f of found) f.sourceLines = [...new Set(f.sourceLines)].sort((a, b) => a - b);
       return found.sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code));
     },

@@ -45,6 +45,8 @@ export function classifySessionEnd(file: TranscriptFile): SessionEndVerdict | nu
 
 /** The class of one model message by its stop reason and blocks (see SESSION_END_TEXT). */
 export function classifyMessage(m: AssistantMessage): SessionEnd {
+  // The partial text kept when the user interrupted mid-stream (2.1.220+) is not a reply.
+  if (m.abortedMidStream) return 'interrupted';
   const calls = m.toolUses.length > 0 || m.blockTypes.includes('server_tool_use');
   const stop = m.stopReason;
   if (stop !== null && CUT_OFF.has(stop)) return 'max_tokens';

@@ -1,16 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { SessionEnd } from '../../shared/session-ends';
+import type { TurnEnd, TurnEndApiErrorKind } from '../../shared/turn-ends';
 import { analyseFileAndSource, type FileAnalysis, hashMessageId } from '../detect/analyse-file';
 import { classifySessionEnd } from '../detect/session-end';
+import { classifyTurnEnds } from '../detect/turn-ends';
 import type { CaptureFile } from '../scan/capture-model';
 import type { AssistantMessage, TranscriptFile } from '../scan/transcript-model';
 
-/** The (day, version, model, thread) a message is counted under. */
+/** The (day, version, model, thread, effort) a message is counted under. */
 export interface MessageCell {
   day: string | null;
   version: string | null;
   model: string | null;
   sidechain: boolean;
+  /** The effort it was asked at (null: nothing recorded one). */
+  effort: string | null;
 }
 
 /**
@@ -46,6 +50,16 @@ export interface FileFacts {
   sidechain: boolean;
   /** How the last turn ended, with the version, model and day of its message (null for captures and sessions without one). */
   sessionEnd: SessionEndFact | null;
+  /** How every turn ended, counted per cell of its message, class, error kind and whether it was the file's last (empty for captures). */
+  turnEnds: TurnEndCount[];
+}
+
+export interface TurnEndCount {
+  cell: MessageCell;
+  end: TurnEnd;
+  apiErrorKind: TurnEndApiErrorKind | null;
+  last: boolean;
+  count: number;
 }
 
 export interface SessionEndFact {
@@ -53,6 +67,7 @@ export interface SessionEndFact {
   version: string | null;
   model: string | null;
   day: string | null;
+  effort: string | null;
 }
 
 type OkAnalysis = Extract<FileAnalysis, { status: 'ok' }>;
@@ -90,12 +105,12 @@ function messageTable(messages: readonly AssistantMessage[]): MessageTable {
   messages.forEach((m, i) => {
     // `<synthetic>` is the harness's name, not a model: its rows go under the unknown model.
     const model = m.synthetic && m.model === '<synthetic>' ? null : m.model;
-    const key = `${m.day}|${m.version}|${model}|${m.sidechain}`;
+    const key = `${m.day}|${m.version}|${model}|${m.sidechain}|${m.effort}`;
     let c = index.get(key);
     if (c === undefined) {
       c = table.cells.length;
       index.set(key, c);
-      table.cells.push({ day: m.day, version: m.version, model, sidechain: m.sidechain });
+      table.cells.push({ day: m.day, version: m.version, model, sidechain: m.sidechain, effort: m.effort });
     }
     table.cell[i] = c;
     table.hash[i] = hashMessageId(m.messageId);
@@ -107,7 +122,13 @@ function messageTable(messages: readonly AssistantMessage[]): MessageTable {
 }
 
 function captureTable(capture: CaptureFile): MessageTable {
-  const cells = [...new Set(capture.messages.map((m) => m.model))].map((model) => ({ day: null, version: capture.version, model, sidechain: false }));
+  const cells = [...new Set(capture.messages.map((m) => m.model))].map((model) => ({
+    day: null,
+    version: capture.version,
+    model,
+    sidechain: false,
+    effort: null,
+  }));
   return {
     cells,
     cell: Uint32Array.from(capture.messages, (m) => cells.findIndex((c) => c.model === m.model)),
@@ -130,7 +151,22 @@ function sessionEndFact(transcript: TranscriptFile): SessionEndFact | null {
   const verdict = classifySessionEnd(transcript);
   if (verdict === null) return null;
   const m = verdict.message;
-  return { end: verdict.end, version: m?.version ?? null, model: m?.model ?? null, day: m?.day ?? null };
+  return { end: verdict.end, version: m?.version ?? null, model: m?.model ?? null, day: m?.day ?? null, effort: m?.effort ?? null };
+}
+
+/** Every turn end of a transcript, counted per (cell, class, error kind, last). */
+function turnEndCounts(transcript: TranscriptFile): TurnEndCount[] {
+  const counts = new Map<string, TurnEndCount>();
+  for (const t of classifyTurnEnds(transcript)) {
+    const m = t.message;
+    // As for the message table: `<synthetic>` is no model.
+    const cell = { day: m.day, version: m.version, model: m.synthetic ? null : m.model, sidechain: transcript.sidechain, effort: m.effort };
+    const key = `${cell.day}|${cell.version}|${cell.model}|${cell.effort}|${t.end}|${t.apiErrorKind}|${t.last}`;
+    const c = counts.get(key);
+    if (c) c.count++;
+    else counts.set(key, { cell, end: t.end, apiErrorKind: t.apiErrorKind, last: t.last, count: 1 });
+  }
+  return [...counts.values()];
 }
 
 /**
@@ -152,6 +188,7 @@ export function analyseForIndex(path: string, options: AnalyseForIndexOptions = 
         sessionHash: capture.sessionId === null ? null : shortHash(capture.sessionId),
         sidechain: false,
         sessionEnd: null,
+        turnEnds: [],
       },
     };
   }
@@ -159,13 +196,15 @@ export function analyseForIndex(path: string, options: AnalyseForIndexOptions = 
   return {
     ...analysis,
     // Salvage mode: messages a dropped torn row could belong to count in no denominator either.
-    messages: messageTable(transcript.salvaged.length > 0 ? transcript.messages.filter((m) => !m.damaged) : transcript.messages),
+    // The partial text kept on an interrupt (isAbortedMidStream) is no model reply: in no denominator either.
+    messages: messageTable(transcript.messages.filter((m) => !m.damaged && !m.abortedMidStream)),
     facts: {
       firstTimestamp: transcript.firstTimestamp,
       lastTimestamp: transcript.lastTimestamp,
       sessionHash: transcript.sessionId === null ? null : shortHash(transcript.sessionId),
       sidechain: transcript.sidechain,
       sessionEnd: sessionEndFact(transcript),
+      turnEnds: turnEndCounts(transcript),
     },
   };
 }

@@ -319,6 +319,7 @@ export function buildEvidenceReport(
   if (filters.from) filterEcho.from = filters.from;
   if (filters.to) filterEcho.to = filters.to;
   if (filters.folderIds?.length) filterEcho.roots = String(filters.folderIds.length);
+  if (filters.efforts?.length) filterEcho.effort = filters.efforts.join(',');
   if (filters.sidechain !== undefined) filterEcho.sidechain = filters.sidechain ? 'sidechain' : 'main';
 
   const versionRates = getRates(db, 'version', filters);
@@ -337,6 +338,7 @@ export function buildEvidenceReport(
   const claim = options.scope === 'all' ? null : buildClaim(db, filters, seen, versionRates);
   const withFindings = new Set(seen.map((x) => x.code));
   const models = getRates(db, 'model', { ...filters, codes: [] }).flatMap((r) => (r.key ? [r.key] : []));
+  const efforts = Object.fromEntries(getRates(db, 'effort', { ...filters, codes: [] }).map((r) => [r.key || 'unknown', r.assistant_messages]));
   const report: EvidenceReport = {
     report_format: 2,
     tool: { name: 'tool-call-forensics', version: toolVersion },
@@ -359,6 +361,7 @@ export function buildEvidenceReport(
       synthetic_messages: summary.synthetic_messages,
       versions: byVersion.flatMap((v) => (v.key ? [v.key] : [])),
       models: redaction.models === 'generalize' ? [...new Set(models.map((m) => modelFamily(m)!))] : models,
+      efforts,
     },
     definitions: selectedCodes(filters).map((code) => ({ code, definition: FINDING_DEFINITIONS[code as FindingCode] })),
     by_version: byVersion,

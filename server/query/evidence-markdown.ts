@@ -233,7 +233,13 @@ function render(r: EvidenceReport, shape: Shape, omitted: string[]): string {
       : `- Claude Code versions: ${vs.length ? vs.join(', ') : '–'}`,
     ...(env ? [`- Entrypoints (of the findings' messages, as recorded): ${env.entrypoints.length ? env.entrypoints.join(', ') : 'not recorded'}`] : []),
     `- Models: ${s.models?.length ? s.models.join(', ') : '–'}`,
-    ...(env?.efforts?.length ? [`- Effort levels: ${env.efforts.join(', ')}`] : []),
+    `- Efforts (assistant messages): ${
+      s.efforts && Object.keys(s.efforts).length
+        ? Object.entries(s.efforts)
+            .map(([e, n]) => `${e} ${n}`)
+            .join(', ')
+        : '–'
+    }`,
     ...(env ? [`- Reporter's system: ${env.os} ${env.arch}`] : []),
     `- Days (UTC): ${s.first_day ?? '–'} to ${s.last_day ?? '–'}`,
     `- Files: ${s.files_ok} read, ${s.files_failed} failed, ${s.files_in_progress} being written (${s.roots} folder${s.roots === 1 ? '' : 's'})`,

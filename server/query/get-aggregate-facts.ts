@@ -4,6 +4,8 @@ import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from '.
 import { SESSION_CAP } from './get-regressions';
 
 /**
+ * (Cells also hold the effort since migration 018; the team format does not carry it yet, so efforts
+ * are summed here: one fact per day, version, model and thread.)
  * The additive facts of this machine's local index, for `export-aggregates` and `push`: the one
  * place that reads them, so a change of stored columns is made here only. Sums over every root
  * (each root already counts a message once); imported team rows are never re-exported.
@@ -14,20 +16,21 @@ function prepare(db: Db) {
     cellFacts: db.prepare<[], StoredDenominators & { day: string; version: string; model: string; sidechain: number }>(`
       SELECT c.day, c.version, c.model, c.sidechain, ${DENOMINATOR_SUMS_SQL}
       FROM root_cells rc JOIN cells c ON c.id = rc.cell_id
-      GROUP BY c.id`),
+      GROUP BY c.day, c.version, c.model, c.sidechain`),
     // Findings counted in rates (one copy per message and root), per cell and code.
     findingFacts: db.prepare<[], { day: string; version: string; model: string; sidechain: number; code: string; findings: number }>(`
       SELECT c.day, c.version, c.model, c.sidechain, fi.code, count(*) AS findings
       FROM findings fi JOIN cells c ON c.id = fi.cell_id
       WHERE fi.counted = 1
-      GROUP BY c.id, fi.code`),
+      GROUP BY c.day, c.version, c.model, c.sidechain, fi.code`),
     // What the verdict cards need, per cell and code: the sessions (files) holding counted
     // findings, and the findings capped at SESSION_CAP per session, as the cards cap them.
     sessionFacts: db.prepare<[number], { day: string; version: string; model: string; sidechain: number; code: string; sessions: number; capped: number }>(`
-      SELECT c.day, c.version, c.model, c.sidechain, s.code, count(*) AS sessions, sum(min(s.n, ?)) AS capped
-      FROM (SELECT fi.cell_id, fi.code, fi.file_id, count(*) AS n FROM findings fi WHERE fi.counted = 1 GROUP BY fi.cell_id, fi.code, fi.file_id) s
-      JOIN cells c ON c.id = s.cell_id
-      GROUP BY s.cell_id, s.code`),
+      SELECT s.day, s.version, s.model, s.sidechain, s.code, count(*) AS sessions, sum(min(s.n, ?)) AS capped
+      FROM (SELECT c.day, c.version, c.model, c.sidechain, fi.code, fi.file_id, count(*) AS n
+            FROM findings fi JOIN cells c ON c.id = fi.cell_id WHERE fi.counted = 1
+            GROUP BY c.day, c.version, c.model, c.sidechain, fi.code, fi.file_id) s
+      GROUP BY s.day, s.version, s.model, s.sidechain, s.code`),
     // Files by status: ok, failed (damaged: reported with a code and a line) and in_progress
     // (excluded: still being written, so neither clean nor a source of findings).
     fileFacts: db.prepare<[], { status: string; n: number }>('SELECT status, count(*) AS n FROM files GROUP BY status'),

@@ -6,7 +6,7 @@ import type { Db } from '../store/database';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-database';
 
-export type RateDimension = 'day' | 'week' | 'version' | 'model';
+export type RateDimension = 'day' | 'week' | 'version' | 'model' | 'effort';
 
 const KEY_SQL: Record<RateDimension, string> = {
   day: 'c.day',
@@ -14,6 +14,7 @@ const KEY_SQL: Record<RateDimension, string> = {
   week: "CASE WHEN c.day = '' THEN '' ELSE date(c.day, '-6 days', 'weekday 1') END",
   version: 'c.version',
   model: 'c.model',
+  effort: 'c.effort',
 };
 
 /**

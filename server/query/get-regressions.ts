@@ -4,6 +4,7 @@ import { opportunityWords } from '../../shared/opportunity-words';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
+import { addCoincidences } from './card-confounds';
 import { notMeasurableText, opportunityLabel } from './format-rate';
 import { getRates, type RateRow, selectedCodes, sideFigures } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
@@ -484,5 +485,7 @@ export function getVerdictCards(db: Db, filters: RateFilters = {}): Pick<Regress
   const turns = versions.reduce((n, r) => n + r.tool_use_turns, 0);
   const version = buildCards('version', cardCells(db, 'version', versions, filters), turns);
   const day = buildCards('day', cardCells(db, 'day', days, filters), turns);
+  addCoincidences(db, version.cards, filters);
+  addCoincidences(db, day.cards, filters);
   return { rows: [...version.cards, ...day.cards], no_claim: { version: version.noClaim, day: day.noClaim }, session_cap: SESSION_CAP };
 }

@@ -1,19 +1,22 @@
-import type { VersionModelRow } from '../../shared/api-schemas';
+import type { VersionEffortRow, VersionModelRow } from '../../shared/api-schemas';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-database';
 
-function prepare(db: Db) {
+/** The second dimension of the cross-table: the model (default) or the effort; the column name is fixed SQL. */
+type Second = 'model' | 'effort';
+
+function prepare(db: Db, second: Second) {
   return {
     denominators: db.prepare<FilterParams, StoredDenominators & { version: string; model: string }>(`
-      SELECT c.version, c.model, ${DENOMINATOR_SUMS_SQL}
+      SELECT c.version, c.${second} AS model, ${DENOMINATOR_SUMS_SQL}
       FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}
       GROUP BY 1, 2`),
     numerators: db.prepare<FilterParams, { version: string; model: string; code: string; n: number }>(`
-      SELECT c.version, c.model, fi.code, sum(fi.n) AS n
+      SELECT c.version, c.${second} AS model, fi.code, sum(fi.n) AS n
       FROM ${FINDING_COUNT_ROWS_SQL} fi CROSS JOIN cells c ON c.id = fi.cell_id
       WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
@@ -21,12 +24,28 @@ function prepare(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+const cache = new WeakMap<Db, Map<Second, ReturnType<typeof prepare>>>();
+
+function statements(db: Db, second: Second) {
+  let bySecond = cache.get(db);
+  if (!bySecond) cache.set(db, (bySecond = new Map()));
+  let st = bySecond.get(second);
+  if (!st) bySecond.set(second, (st = prepare(db, second)));
+  return st;
+}
+
+/** Rates for every version × effort pair, for the effort breakdown on the Versions page. */
+export function getVersionEffortRates(db: Db, filters: RateFilters = {}): VersionEffortRow[] {
+  return crossRates(db, 'effort', filters).map(({ model, ...rest }) => ({ ...rest, effort: model }));
+}
 
 /** Rates for every version × model pair, for the cross-table on the Versions page. */
 export function getVersionModelRates(db: Db, filters: RateFilters = {}): VersionModelRow[] {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  return crossRates(db, 'model', filters);
+}
+
+function crossRates(db: Db, second: Second, filters: RateFilters): VersionModelRow[] {
+  const st = statements(db, second);
   const params = filterParams(filters);
   const counts = new Map<string, number>();
   for (const n of st.numerators.all(params)) counts.set(`${n.version}\u0000${n.model}\u0000${n.code}`, n.n);

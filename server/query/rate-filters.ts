@@ -5,6 +5,8 @@ export interface RateFilters {
   codes?: string[];
   versions?: string[];
   models?: string[];
+  /** Efforts (`unknown`: nothing recorded one). */
+  efforts?: string[];
   /** Inclusive UTC days, YYYY-MM-DD. */
   from?: string;
   to?: string;
@@ -22,6 +24,7 @@ export function filterParams(f: RateFilters) {
     // "unknown" is spelled `unknown` in filters and null in JSON; the index stores it as '' (a detail kept here).
     versions: list(f.versions?.map((v) => (v === UNKNOWN ? '' : v))),
     models: list(f.models?.map((m) => (m === UNKNOWN ? '' : m))),
+    efforts: list(f.efforts?.map((e) => (e === UNKNOWN ? '' : e))),
     from: f.from ?? null,
     to: f.to ?? null,
     roots: list(f.folderIds),
@@ -35,6 +38,7 @@ export type FilterParams = ReturnType<typeof filterParams>;
 export function cellFilterSql(rootColumn: string): string {
   return `(@versions IS NULL OR c.version IN (SELECT value FROM json_each(@versions)))
       AND (@models IS NULL OR c.model IN (SELECT value FROM json_each(@models)))
+      AND (@efforts IS NULL OR c.effort IN (SELECT value FROM json_each(@efforts)))
       AND (@from IS NULL OR (c.day <> '' AND c.day >= @from))
       AND (@to IS NULL OR (c.day <> '' AND c.day <= @to))
       AND (@sidechain IS NULL OR c.sidechain = @sidechain)

@@ -12,6 +12,7 @@ export function parseFilters(q: FilterQuery): RateFilters {
     codes: list(q.code),
     versions: list(q.version),
     models: list(q.model),
+    efforts: list(q.effort),
     from: q.from,
     to: q.to,
     folderIds: folderIds(q.folder),

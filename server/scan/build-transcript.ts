@@ -1,5 +1,14 @@
-import { safeBlockType, safeModelId, safeTimestamp, safeVersion, utcDay } from '../../shared/metadata-patterns';
-import { errorKindOf, INTERRUPT_PREFIXES, isValidationRefusal, missingParameterOf, RETRY_EXHAUSTED, RETRY_NUDGES, USER_REJECTED } from './harness-markers';
+import { safeBlockType, safeEffort, safeModelId, safeTimestamp, safeVersion, utcDay } from '../../shared/metadata-patterns';
+import {
+  apiErrorKindOf,
+  errorKindOf,
+  INTERRUPT_PREFIXES,
+  isValidationRefusal,
+  missingParameterOf,
+  RETRY_EXHAUSTED,
+  RETRY_NUDGES,
+  USER_REJECTED,
+} from './harness-markers';
 import { jsonStop } from './json-stop';
 import { KNOWN_ROW_TYPES } from './known-row-types';
 import { findLeakedInvoke } from './leaked-invoke';
@@ -205,8 +214,11 @@ export class TranscriptBuilder {
   private readonly nudges: HarnessNudge[] = [];
   private readonly interrupts: number[] = [];
   private readonly prompts: number[] = [];
+  private readonly sidechainUserLines: number[] = [];
   private readonly diagnostics = new Map<string, VersionDiagnostics>();
   private readonly compactBoundaries: number[] = [];
+  /** The last effort an assistant row recorded (a message without its own takes it). */
+  private effort: string | null = null;
 
   private diagnosticsFor(version: unknown): VersionDiagnostics {
     const v = safeVersion(version);
@@ -273,6 +285,7 @@ export class TranscriptBuilder {
       nudges: this.nudges,
       interrupts: this.interrupts,
       prompts: this.prompts,
+      sidechainUserLines: this.sidechainUserLines,
       diagnostics: [...this.diagnostics.values()],
       compactBoundaries: this.compactBoundaries,
       salvaged,
@@ -308,6 +321,9 @@ export class TranscriptBuilder {
         damaged: false,
         outputTokens: null,
         entrypoint: safeEntrypoint(row.entrypoint),
+        effort: null,
+        abortedMidStream: false,
+        apiErrorKind: null,
       };
       this.byId.set(id, group);
       this.messages.push(group);
@@ -317,6 +333,10 @@ export class TranscriptBuilder {
     const tokens = outputTokensOf(message);
     if (tokens !== null) group.outputTokens = tokens;
     if (row.isApiErrorMessage === true) group.synthetic = true;
+    if (row.isAbortedMidStream === true) group.abortedMidStream = true;
+    const effort = safeEffort(row.effort);
+    if (effort !== null) this.effort = effort;
+    group.effort ??= this.effort;
 
     const harness = group.synthetic || row.isApiErrorMessage === true;
     let hasText = false;
@@ -340,6 +360,7 @@ export class TranscriptBuilder {
       } else if (block.type === 'text' && typeof block.text === 'string') {
         if (harness) {
           if (block.text === RETRY_EXHAUSTED) group.retryExhausted = true;
+          group.apiErrorKind ??= apiErrorKindOf(block.text);
         } else if (group.leak === null) {
           group.leak = findLeakedInvoke(block.text);
         }
@@ -365,15 +386,15 @@ export class TranscriptBuilder {
       if (row.isMeta === true) {
         const wording = (RETRY_NUDGES as readonly string[]).indexOf(content);
         if (wording >= 0) this.nudges.push({ line, wording, sidechain });
-      } else if (isInterrupt(content)) {
-        this.interrupts.push(line);
       } else {
-        this.prompts.push(line);
+        (isInterrupt(content) ? this.interrupts : this.prompts).push(line);
+        if (sidechain) this.sidechainUserLines.push(line);
       }
       for (const o of this.onUser) o.user!(content, row, line);
       return 'ok';
     }
     if (!Array.isArray(content)) return 'invalid_structure';
+    const interruptsBefore = this.interrupts.length;
     if (row.toolUseResult === USER_REJECTED) this.interrupts.push(line);
     for (const block of content) {
       if (!isObject(block) || typeof block.type !== 'string') return 'invalid_structure';
@@ -398,6 +419,7 @@ export class TranscriptBuilder {
         this.interrupts.push(line);
       }
     }
+    if (sidechain && this.interrupts.length > interruptsBefore) this.sidechainUserLines.push(line);
     for (const o of this.onUser) o.user!(content as ContentBlock[], row, line);
     return 'ok';
   }

@@ -103,3 +103,55 @@ export function missingParameterOf(text: string | null): string | null {
   );
   return m ? m[1]! : null;
 }
+
+/**
+ * What a harness-written API-error row (`<synthetic>`, isApiErrorMessage) says went wrong, by the
+ * fixed prefixes of its text (FORMAT.md, "Further facts"); only the kind leaves the scanner.
+ * - rate_limit: a usage, session, weekly or spend limit, or a 429;
+ * - authentication: not logged in, login expired, a 401;
+ * - server_error: a 5xx, overloaded, a stalled stream;
+ * - timeout: a request that timed out;
+ * - connection: the API could not be reached or the socket closed;
+ * - bad_request: any other 4xx the API sent back;
+ * - retry_exhausted: the malformed tool call's retry also failed;
+ * - no_response_requested: the placeholder a resumed session writes ("No response requested.", not flagged
+ *   isApiErrorMessage): no API call failed, but no model answered either;
+ * - other: any other text (or none).
+ */
+export const API_ERROR_KINDS = [
+  'rate_limit',
+  'authentication',
+  'server_error',
+  'timeout',
+  'connection',
+  'bad_request',
+  'retry_exhausted',
+  'no_response_requested',
+  'other',
+] as const;
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
+
+// Anchored at the start: the harness writes these texts whole; the first that matches decides.
+const API_ERROR_PATTERNS: ReadonlyArray<readonly [ApiErrorKind, RegExp]> = [
+  [
+    'rate_limit',
+    /^(?:You've hit your (?:[a-z]+ )*limit|You've reached your (?:[a-z]+ )*limit|API Error: (?:Request rejected )?\(?429\b|Claude (?:AI )?usage limit reached)/,
+  ],
+  [
+    'authentication',
+    /^(?:Not logged in|Login expired|Please run \/login|Failed to authenticate|Invalid API key|OAuth token (?:has )?expired|API Error: 401\b)/,
+  ],
+  ['timeout', /^(?:API Error: )?(?:Request timed out|The request timed out|Timed out|API Error: 408\b|API Error: 504\b)/i],
+  ['server_error', /^API Error: (?:5\d\d\b|Response stalled|Overloaded|Internal server error)/],
+  ['connection', /^API Error: (?:Unable to connect|The socket connection was closed|Connection error|fetch failed)/],
+  ['bad_request', /^API Error: 4\d\d\b/],
+];
+
+/** The kind of a harness-written error row's text (its first text block). */
+export function apiErrorKindOf(text: string): ApiErrorKind {
+  if (text === RETRY_EXHAUSTED) return 'retry_exhausted';
+  if (text === 'No response requested.') return 'no_response_requested';
+  const head = text.length > 400 ? text.slice(0, 400) : text;
+  for (const [kind, pattern] of API_ERROR_PATTERNS) if (pattern.test(head)) return kind;
+  return 'other';
+}

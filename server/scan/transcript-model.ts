@@ -1,4 +1,4 @@
-import type { ErrorKind } from './harness-markers';
+import type { ApiErrorKind, ErrorKind } from './harness-markers';
 import type { JsonStop } from './json-stop';
 
 /**
@@ -65,6 +65,18 @@ export interface AssistantMessage {
   outputTokens?: number | null;
   /** The first row's `entrypoint` from a fixed list (`cli`, `sdk-ts`, …; `other` for any other string), null when absent. */
   entrypoint?: string | null;
+  /**
+   * The effort the reply was asked at: the row's top-level `effort` (2.1.212+, pattern-checked), else the
+   * nearest effort recorded on an earlier row of the file; null when nothing before it records one.
+   */
+  effort: string | null;
+  /**
+   * A row of it says `isAbortedMidStream` (2.1.220+): what had streamed when the user interrupted. Not a
+   * model reply: it counts in no rate and is the source of no finding; its turn ends `interrupted`.
+   */
+  abortedMidStream: boolean;
+  /** Harness-written rows only: what their text says went wrong (null for a model message). */
+  apiErrorKind: ApiErrorKind | null;
 }
 
 export interface HarnessNudge {
@@ -153,6 +165,8 @@ export interface TranscriptFile {
   interrupts: number[];
   /** Lines of typed user prompts (string content, not harness-written): they end runs of calls. */
   prompts: number[];
+  /** The lines of `prompts` and `interrupts` written on subagent rows (isSidechain), ascending. */
+  sidechainUserLines: number[];
   diagnostics: VersionDiagnostics[];
   /** Lines of `system` rows with subtype compact_boundary (auto or manual compaction). */
   compactBoundaries: number[];

@@ -141,10 +141,18 @@ export function prepareIndexStatements(db: Db) {
                                      compaction_splits, calls_open_at_end, rejected_tool_input, unknown_system_subtypes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    cellId: db.prepare<[string, string, string, number], { id: number }>('SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?'),
-    insertCell: db.prepare<[string, string, string, number], { id: number }>(
-      'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',
+    cellId: db.prepare<[string, string, string, number, string], { id: number }>(
+      'SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ? AND effort = ?',
     ),
+    insertCell: db.prepare<[string, string, string, number, string], { id: number }>(
+      'INSERT INTO cells (day, version, model, sidechain, effort) VALUES (?, ?, ?, ?, ?) RETURNING id',
+    ),
+    // How the file's turns ended (migration 018): the class by its id in turn_end_kinds.
+    insertTurnEnds: db.prepare<[number, number, string, string, number, number]>(
+      `INSERT INTO turn_ends (file_id, cell_id, kind, api_error_kind, last, turns)
+       VALUES (?, ?, (SELECT id FROM turn_end_kinds WHERE name = ?), ?, ?, ?)`,
+    ),
+    deleteTurnEndsOfFile: db.prepare<[number]>('DELETE FROM turn_ends WHERE file_id = ?'),
     insertMessage: db.prepare<[number, bigint, number, number, number, number, number]>(
       // A message id repeated inside one file is one message: the first row keeps it.
       'INSERT OR IGNORE INTO messages (file_id, message_hash, cell_id, tool_use_turn, stop_known, capture, synthetic) VALUES (?, ?, ?, ?, ?, ?, ?)',

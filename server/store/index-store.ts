@@ -49,6 +49,7 @@ export function dropFileRows(st: IndexStatements, fileId: number): void {
   st.deleteMessagesOfFile.run(fileId);
   st.deleteFindingsOfFile.run(fileId);
   st.deleteDiagnosticsOfFile.run(fileId);
+  st.deleteTurnEndsOfFile.run(fileId);
 }
 
 /** A diagnostics object as JSON, or null when it is empty (migration 015: most are). */
@@ -127,10 +128,11 @@ function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCe
   const version = r.version ?? '';
   const model = r.model ?? '';
   const sidechain = r.sidechain ? 1 : 0;
-  const key = `${day}|${version}|${model}|${sidechain}`;
+  const effort = r.effort ?? '';
+  const key = `${day}|${version}|${model}|${sidechain}|${effort}`;
   let id = cache.get(key);
   if (id === undefined) {
-    id = st.cellId.get(day, version, model, sidechain)?.id ?? st.insertCell.get(day, version, model, sidechain)!.id;
+    id = st.cellId.get(day, version, model, sidechain, effort)?.id ?? st.insertCell.get(day, version, model, sidechain, effort)!.id;
     cache.set(key, id);
   }
   return id;
@@ -176,7 +178,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
     const cells = new Map<string, number>();
     // How the session ended; its message's version, model and day are stored as a cell (migration 015).
     const end = facts.sessionEnd;
-    const endCell = end ? cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain }) : null;
+    const endCell = end ? cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain, effort: end.effort }) : null;
     fileId = upsertFileRow(st, {
       root_id: job.rootId,
       rel_path: job.relPath,
@@ -216,6 +218,9 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
         jsonUnlessEmpty(d.rejectedToolInput),
         jsonUnlessEmpty(d.unknownSystemSubtypes),
       );
+    }
+    for (const t of facts.turnEnds) {
+      st.insertTurnEnds.run(fileId, cellIdFor(st, cells, t.cell), t.end, t.apiErrorKind ?? '', t.last ? 1 : 0, t.count);
     }
     const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
     const capture = messages.capture ? 1 : 0;

@@ -39,7 +39,9 @@ export function prepareTeamStatements(db: Db) {
       VALUES (@machine, @schema_version, @detector_definitions_version, @tool_version, @exported_at, @imported_at,
               @files_ok, @files_damaged, @files_excluded)
       RETURNING id`),
-    cellId: db.prepare<[string, string, string, number], { id: number }>('SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ?'),
+    cellId: db.prepare<[string, string, string, number], { id: number }>(
+      "SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ? AND effort = ''",
+    ),
     insertCell: db.prepare<[string, string, string, number], { id: number }>(
       'INSERT INTO cells (day, version, model, sidechain) VALUES (?, ?, ?, ?) RETURNING id',
     ),

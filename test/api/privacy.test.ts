@@ -30,6 +30,7 @@ const FILTERS = [
   '?code=missing_tool_use_block',
   '?version=2.1.40,2.1.41',
   '?model=claude-opus-4-8',
+  '?effort=xhigh,unknown',
   '?from=2026-05-01&to=2026-06-30',
   '?folder=1',
   '?sidechain=sidechain',
@@ -55,6 +56,12 @@ const ENDPOINTS = [
   '/api/session-ends',
   '/api/session-ends?dimension=model',
   '/api/session-ends?dimension=day',
+  '/api/turn-ends',
+  '/api/turn-ends?dimension=model&turns=last',
+  '/api/turn-ends?dimension=day',
+  '/api/turn-ends?dimension=effort',
+  '/api/efforts',
+  '/api/version-efforts',
 ];
 
 describe('no GET endpoint carries payload or an absolute path', () => {

@@ -149,6 +149,33 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.close();
   });
 
+  it('draws rates by effort, how turns end by effort and for the last turn only, and filters by effort (issue 33)', async () => {
+    const efforts = await api<{ rows: Array<{ effort: string | null }> }>('/api/efforts');
+    // The canary corpus records xhigh; the demo corpus records none (unknown).
+    expect(efforts.rows.map((r) => r.effort)).toEqual(['xhigh', null]);
+    const page = await open('/versions');
+    await page.locator('[data-testid="efforts-table"]').waitFor();
+    expect(await page.locator('[data-testid="efforts-table"] tbody tr').count()).toBe(efforts.rows.length);
+    const chart = page.locator('[data-testid="turn-ends-chart"]');
+    await chart.waitFor();
+    const byVersion = await api<{ rows: unknown[] }>('/api/turn-ends?dimension=version');
+    expect(await chart.getAttribute('data-points')).toBe(String(Math.min(byVersion.rows.length, 24)));
+    await page.getByTestId('turn-ends-by').selectOption('effort');
+    await expect.poll(() => page.url()).toContain('ends_by=effort');
+    const byEffort = await api<{ rows: Array<{ effort: string | null; ends: Record<string, number> }> }>('/api/turn-ends?dimension=effort');
+    await expect.poll(() => chart.getAttribute('data-dimension')).toBe('effort');
+    expect(await chart.getAttribute('data-points')).toBe(String(byEffort.rows.length));
+    expect(await chart.locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    await page.getByTestId('turn-ends-turns').selectOption('last');
+    await expect.poll(() => chart.getAttribute('data-turns')).toBe('last');
+    expect(page.url()).toContain('ends=last');
+    // Switching xhigh off keeps only unknown: the effort filter reaches every rate on the page.
+    await page.getByRole('button', { name: 'effort xhigh' }).click();
+    await expect.poll(() => page.url()).toContain('effort=unknown');
+    await expect.poll(() => page.locator('[data-testid="efforts-table"] tbody tr').count()).toBe(1);
+    await page.close();
+  });
+
   it('filters change the URL and the figures', async () => {
     const all = await api<SummaryResponse>('/api/summary');
     const main = await api<SummaryResponse>('/api/summary?sidechain=main');

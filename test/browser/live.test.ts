@@ -46,10 +46,10 @@ describe.runIf(requireChromiumOrSkip('live updates in a real browser'))('live up
     await page.locator('[data-testid="live-notice"]').waitFor({ state: 'detached', timeout: 5_000 });
     expect(loads).toBe(0);
     expect(await page.content()).not.toContain(canary);
-    // The Versions page draws how sessions end.
+    // The Versions page draws how turns end.
     await page.goto(`${server.url}versions`);
-    await page.locator('[data-testid="session-ends-chart"]').waitFor({ timeout: 20_000 });
-    expect(await page.locator('[data-testid="session-ends-chart"]').getAttribute('data-points')).toBe('1');
+    await page.locator('[data-testid="turn-ends-chart"]').waitFor({ timeout: 20_000 });
+    expect(await page.locator('[data-testid="turn-ends-chart"]').getAttribute('data-points')).toBe('1');
     expect(errors).toEqual([]);
     await page.close();
   }, 60_000);

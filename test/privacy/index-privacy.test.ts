@@ -29,6 +29,11 @@ describe('the index holds no payload', () => {
     expect(summary.filesFailed).toBeGreaterThan(0);
     const needle = Buffer.from(canary);
     expect(databaseBytes(dbPath).includes(needle)).toBe(false);
+    // The 2.1.2xx file (format-2026.jsonl) was read: its effort, its turn ends and its thinking cut are stored, its payload is not.
+    expect(db.prepare("SELECT count(*) AS n FROM findings WHERE code = 'thinking_cut_at_max_tokens'").get()).toEqual({ n: 1 });
+    expect(db.prepare("SELECT DISTINCT effort FROM cells WHERE effort <> '' ORDER BY effort").pluck().all()).toEqual(['xhigh']);
+    expect(db.prepare("SELECT count(*) AS n FROM turn_ends WHERE api_error_kind = 'rate_limit'").get()).toEqual({ n: 1 });
+    expect(db.prepare('SELECT sum(turns) AS n FROM turn_ends').get()).toMatchObject({ n: expect.any(Number) });
     // Salvage reads the damaged files again: still nothing of theirs but metadata.
     const salvaged = await indexDatabase(db, { analyser: 'inline', salvage: true });
     expect(salvaged.filesSalvaged).toBe(2);

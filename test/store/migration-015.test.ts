@@ -62,7 +62,7 @@ function databaseAt014(path: string, fresh: Db): void {
   db.transaction(() => {
     copy('roots');
     // Only the cells messages and findings use: the cells of session ends are the migration's to make.
-    copy('cells', 'SELECT * FROM cells WHERE id IN (SELECT cell_id FROM messages UNION SELECT cell_id FROM findings)');
+    copy('cells', 'SELECT id, day, version, model, sidechain FROM cells WHERE id IN (SELECT cell_id FROM messages UNION SELECT cell_id FROM findings)');
     const files = fresh
       .prepare(
         `SELECT f.id, f.root_id, f.rel_path, f.size, f.mtime_ms, lower(hex(f.fingerprint)) AS fingerprint, f.status, f.error_code,
@@ -153,6 +153,10 @@ async function apiAnswers(app: App): Promise<Map<string, unknown>> {
 describe('migration 015 on an existing index', () => {
   let fresh: Db;
   let upgraded: Db;
+  // Migration 018 (issue 33) clears the fingerprint of every transcript read whole, so that one run after the
+  // upgrade gives their messages an effort and their turns an ending; 015's own work is checked after that run.
+  let firstRun: Awaited<ReturnType<typeof indexDatabase>>;
+  let transcriptsOk: number;
   beforeAll(async () => {
     writeCorpus();
     fresh = openDatabase(join(tmp, 'fresh.db'));
@@ -160,6 +164,8 @@ describe('migration 015 on an existing index', () => {
     await indexDatabase(fresh, { analyser: 'inline' });
     databaseAt014(join(tmp, 'old.db'), fresh);
     upgraded = openDatabase(join(tmp, 'old.db'));
+    transcriptsOk = upgraded.prepare("SELECT count(*) FROM files WHERE status = 'ok' AND format IS NULL").pluck().get() as number;
+    firstRun = await indexDatabase(upgraded, { analyser: 'inline' });
   }, 120_000);
   afterAll(() => {
     fresh?.close();
@@ -183,7 +189,9 @@ describe('migration 015 on an existing index', () => {
     expect(upgraded.prepare('SELECT * FROM file_diagnostics ORDER BY file_id, version').all()).toEqual(
       fresh.prepare('SELECT * FROM file_diagnostics ORDER BY file_id, version').all(),
     );
-    expect(upgraded.prepare('SELECT id, indexed_ms FROM files ORDER BY id').all()).toEqual(fresh.prepare('SELECT id, indexed_ms FROM files ORDER BY id').all());
+    // Files migration 018 did not ask to read again keep their time of indexing.
+    const kept = "SELECT id, indexed_ms FROM files WHERE NOT (status = 'ok' AND format IS NULL) ORDER BY id";
+    expect(upgraded.prepare(kept).all()).toEqual(fresh.prepare(kept).all());
   });
 
   it('answers every API request exactly as a fresh index of the same corpus', async () => {
@@ -192,14 +200,17 @@ describe('migration 015 on an existing index', () => {
       const [got, want] = [await apiAnswers(a), await apiAnswers(b)];
       expect(want.size).toBeGreaterThan(30);
       expect([...got.keys()]).toEqual([...want.keys()]);
-      for (const [url, body] of want) expect(got.get(url), url).toEqual(body);
+      // The one re-read after migration 018 moved the folder's time of indexing, nothing else.
+      const timeless = (body: unknown) => JSON.parse(JSON.stringify(body, (k, v) => (k === 'last_indexed_at' ? 'time' : v)));
+      for (const [url, body] of want) expect(timeless(got.get(url)), url).toEqual(timeless(body));
     } finally {
       await a.close();
       await b.close();
     }
   });
 
-  it('keeps the fingerprints, so the next run reads nothing again', async () => {
+  it('keeps the fingerprints, so after the one re-read of transcripts migration 018 asks for, the next run reads nothing again', async () => {
+    expect(firstRun.filesChanged).toBe(transcriptsOk);
     const summary = await indexDatabase(upgraded, { analyser: 'inline' });
     expect(summary.filesChanged).toBe(0);
     expect(summary.filesUnchanged).toBeGreaterThan(60);
@@ -217,10 +228,12 @@ describe('migration 015 on an existing index', () => {
     raw.close();
     const db = openDatabase(path);
     try {
+      // Migration 018 clears every transcript's fingerprint as well: the two odd rows are among those read again.
       const reread = db.prepare("SELECT rel_path FROM files WHERE fingerprint = X'' AND status = 'ok' ORDER BY rel_path").pluck().all();
-      expect(reread).toEqual([ok[0], ok[1]]);
+      expect(reread).toContain(ok[0]);
+      expect(reread).toContain(ok[1]);
       const summary = await indexDatabase(db, { analyser: 'inline' });
-      expect(summary.filesChanged).toBe(2);
+      expect(summary.filesChanged).toBe(reread.length);
       expect(dumpIndex(db)).toEqual(dumpIndex(fresh));
     } finally {
       db.close();

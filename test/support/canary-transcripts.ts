@@ -128,6 +128,53 @@ export function writeCanaryTranscripts(parent: string, canary: string, options: 
     { type: `unknown-${c}`, [c]: c },
   ];
   writeFileSync(join(project, `session-${name}.jsonl`), rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  // Issue 33, the 2.1.2xx format: effort (a real one and a canary that fails its pattern), the attribution keys
+  // (MCP server and tool names are payload), the partial text kept on an interrupt, a thinking-only reply cut at
+  // max_tokens, the synthetic limit text, rows without uuid and newer attachment types, all holding the canary.
+  const recent = (extra: object) => env({ version: '2.1.220', timestamp: '2026-06-14T06:41:15.762Z', ...extra });
+  const recentAssistant = (id: string, content: unknown[], stop: string | null, extra: object = {}) =>
+    recent({
+      type: 'assistant',
+      requestId: `req_${c}`,
+      effort: 'xhigh',
+      attributionSkill: `skill-${c}`,
+      attributionPlugin: `plugin-${c}`,
+      attributionMcpServer: `server-${c}`,
+      attributionMcpTool: `tool-${c}`,
+      advisorModel: `advisor-${c}`,
+      message: { id, type: 'message', role: 'assistant', model: 'claude-opus-4-8', content, stop_reason: stop, usage: { output_tokens: 64000, [c]: c } },
+      ...extra,
+    });
+  const recentRows = [
+    recent({ type: 'user', promptSource: `source-${c}`, origin: { kind: c }, session_id: `session-${c}`, message: { role: 'user', content: `prompt ${c}` } }),
+    recentAssistant(`msg_${c}_r1`, [{ type: 'thinking', thinking: `thinking ${c}`, signature: `sig-${c}` }], 'max_tokens'),
+    { type: 'last-prompt', lastPrompt: `prompt ${c}`, leafUuid: `leaf-${c}`, sessionId: `session-${c}` },
+    { type: 'ai-title', aiTitle: `title ${c}`, sessionId: `session-${c}` },
+    { type: 'atis-latch', atis: c, sessionId: `session-${c}` },
+    { type: 'cost-state', [c]: c },
+    { type: 'worktree-state', path: `/home/${c}` },
+    recent({ type: 'attachment', attachment: { type: 'total_tokens_reminder', content: c } }),
+    recent({ type: 'attachment', attachment: { type: 'async_hook_response', response: c } }),
+    recent({ type: 'attachment', attachment: { type: `new-${c}`, content: c } }),
+    recent({ type: 'user', message: { role: 'user', content: `second prompt ${c}` } }),
+    recentAssistant(`msg_${c}_r2`, [{ type: 'text', text: `partial ${c}` }], null, { isAbortedMidStream: true, effort: `E${c}` }),
+    recent({ type: 'user', message: { role: 'user', content: '[Request interrupted by user]' } }),
+    recent({ type: 'user', message: { role: 'user', content: `third prompt ${c}` } }),
+    recent({
+      type: 'assistant',
+      isApiErrorMessage: true,
+      error: 'rate_limit',
+      apiErrorStatus: 429,
+      message: {
+        id: `msg_${c}_r3`,
+        role: 'assistant',
+        model: '<synthetic>',
+        content: [{ type: 'text', text: `You've hit your session limit · resets ${c}` }],
+        stop_reason: 'stop_sequence',
+      },
+    }),
+  ];
+  writeFileSync(join(project, 'format-2026.jsonl'), recentRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
   writeFileSync(
     join(project, `session-${name}`, 'subagents', `agent-${name}.jsonl`),
     JSON.stringify(

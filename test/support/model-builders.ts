@@ -14,6 +14,7 @@ export function transcriptOf(messages: AssistantMessage[], toolResults: ToolResu
     nudges: [],
     interrupts: [],
     prompts: [],
+    sidechainUserLines: [],
     diagnostics: [],
     compactBoundaries: [],
     salvaged: [],
@@ -37,6 +38,9 @@ export function messageOf(over: Partial<AssistantMessage>): AssistantMessage {
     leak: null,
     retryExhausted: false,
     damaged: false,
+    effort: null,
+    abortedMidStream: false,
+    apiErrorKind: null,
     ...over,
   };
 }

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import type {
   CompareResponse,
   DiagnosticsResponse,
+  EffortRatesResponse,
   FilesResponse,
   FilterQuery,
   FindingDetail,
@@ -16,10 +17,11 @@ import type {
   SessionResponse,
   SummaryResponse,
   TimelineResponse,
+  VersionEffortResponse,
   VersionModelResponse,
   VersionRatesResponse,
 } from '../../../shared/api-schemas';
-import { modelRows, timelineRows, versionRows } from '../lib/keyed-rows';
+import { effortRows, modelRows, timelineRows, versionRows } from '../lib/keyed-rows';
 import { toQueryString } from '../lib/url-filters';
 import { api } from './client';
 
@@ -53,6 +55,16 @@ export const useModels = (f: FilterQuery) =>
     queryFn: () => api.get<ModelRatesResponse>(`/api/models${toQueryString(f)}`),
     select: (d) => ({ rows: modelRows(d.rows) }),
   });
+
+export const useEfforts = (f: FilterQuery) =>
+  useQuery({
+    queryKey: ['efforts', f],
+    queryFn: () => api.get<EffortRatesResponse>(`/api/efforts${toQueryString(f)}`),
+    select: (d) => ({ rows: effortRows(d.rows) }),
+  });
+
+export const useVersionEfforts = (f: FilterQuery) =>
+  useQuery({ queryKey: ['version-efforts', f], queryFn: () => api.get<VersionEffortResponse>(`/api/version-efforts${toQueryString(f)}`) });
 
 export const useVersionModels = (f: FilterQuery) =>
   useQuery({ queryKey: ['version-models', f], queryFn: () => api.get<VersionModelResponse>(`/api/version-models${toQueryString(f)}`) });

@@ -6,6 +6,8 @@ import { useUrlParams } from '../lib/use-url-params';
 
 export interface FilterBarProps {
   models?: string[];
+  /** Efforts to offer as chips (`unknown` for replies that record none). */
+  efforts?: string[];
   versions?: string[];
   showCodes?: boolean;
   showDates?: boolean;
@@ -13,12 +15,13 @@ export interface FilterBarProps {
 }
 
 /** Filters live in the URL: every change here is a new, shareable address. */
-export function FilterBar({ models = [], versions = [], showCodes = true, showDates = true, extra }: FilterBarProps) {
+export function FilterBar({ models = [], efforts = [], versions = [], showCodes = true, showDates = true, extra }: FilterBarProps) {
   const [search, setParams, setSearch] = useUrlParams();
   const set = (key: string, value: string | undefined) => setParams({ [key]: value });
   const codes = listParam(search.get('code') ?? undefined);
   const chosenModels = listParam(search.get('model') ?? undefined);
-  const hasFilters = ['code', 'version', 'model', 'from', 'to', 'sidechain', 'folder'].some((k) => search.has(k));
+  const chosenEfforts = listParam(search.get('effort') ?? undefined);
+  const hasFilters = ['code', 'version', 'model', 'effort', 'from', 'to', 'sidechain', 'folder'].some((k) => search.has(k));
   return (
     <div className="filters" role="group" aria-label="Filters">
       {showCodes && (
@@ -48,6 +51,21 @@ export function FilterBar({ models = [], versions = [], showCodes = true, showDa
               onClick={() => set('model', toggleChip(search.get('model') ?? undefined, m, models))}
             >
               {m}
+            </button>
+          ))}
+        </div>
+      )}
+      {efforts.length > 0 && (
+        <div className="chips" role="group" aria-label="Efforts">
+          {efforts.map((e) => (
+            <button
+              key={e}
+              type="button"
+              className="chip"
+              aria-pressed={chosenEfforts.length === 0 || chosenEfforts.includes(e)}
+              onClick={() => set('effort', toggleChip(search.get('effort') ?? undefined, e, efforts))}
+            >
+              effort {e}
             </button>
           ))}
         </div>

@@ -72,6 +72,11 @@ export function VerdictCards({
             </h3>
             <span className={`badge ${strengthClass(card)}`}>{card.strength_text}</span>
           </header>
+          {card.coincides && (
+            <p className="small" data-testid="verdict-coincides">
+              {card.coincides.text}
+            </p>
+          )}
           <table className="table verdict-table">
             <thead>
               <tr>

@@ -22,6 +22,7 @@ export const PALETTE = [
   '#ee6677',
   '#6f5fbf',
   '#882255',
+  '#aa4499',
 ] as const;
 
 const DASHES = ['', '6 3', '2 2', '8 3 2 3'];

@@ -1,4 +1,4 @@
-import type { ModelRateRow, RateFigures, TimelineRow, VersionRateRow } from '../../../shared/api-schemas';
+import type { EffortRateRow, ModelRateRow, RateFigures, TimelineRow, VersionRateRow } from '../../../shared/api-schemas';
 
 /**
  * A rate row inside the page's tables and charts, which draw any dimension the same way: the
@@ -8,5 +8,6 @@ import type { ModelRateRow, RateFigures, TimelineRow, VersionRateRow } from '../
 export type KeyedRow = RateFigures & { key: string | null };
 
 export const versionRows = (rows: readonly VersionRateRow[]): KeyedRow[] => rows.map(({ version, ...r }) => ({ key: version, ...r }));
+export const effortRows = (rows: readonly EffortRateRow[]): KeyedRow[] => rows.map(({ effort, ...r }) => ({ key: effort, ...r }));
 export const modelRows = (rows: readonly ModelRateRow[]): KeyedRow[] => rows.map(({ model, ...r }) => ({ key: model, ...r }));
 export const timelineRows = (rows: readonly TimelineRow[]): KeyedRow[] => rows.map(({ day, week, ...r }) => ({ key: day ?? week ?? null, ...r }));

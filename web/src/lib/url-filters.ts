@@ -1,6 +1,6 @@
 import type { FilterQuery } from '../../../shared/api-schemas';
 
-export const FILTER_KEYS = ['code', 'version', 'model', 'from', 'to', 'folder', 'sidechain'] as const;
+export const FILTER_KEYS = ['code', 'version', 'model', 'effort', 'from', 'to', 'folder', 'sidechain'] as const;
 
 /** The filters that live in the page URL, so every view can be bookmarked and shared. */
 export function filtersFromSearch(search: URLSearchParams): FilterQuery {

@@ -1,10 +1,10 @@
 import { FINDING_CODES } from '../../../shared/finding-codes';
 import { opportunityWords } from '../../../shared/opportunity-words';
-import { useModels, useRegressions, useVersionModels, useVersions } from '../api/queries';
+import { useEfforts, useModels, useRegressions, useVersionEfforts, useVersionModels, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
-import { SessionEndsChart } from '../components/SessionEndsChart';
+import { TurnEndsChart } from '../components/TurnEndsChart';
 import { Loaded, NothingIndexed, Section } from '../components/ui';
 import { VerdictCards } from '../components/VerdictCards';
 import { ViewAsData } from '../components/ViewAsData';
@@ -22,6 +22,11 @@ export function VersionsPage() {
   const versions = useVersions(filters);
   const models = useModels(filters);
   const cross = useVersionModels(filters);
+  const efforts = useEfforts(filters);
+  const crossEfforts = useVersionEfforts(filters);
+  // The effort chips come from the index without the effort filter itself, so a chosen effort can be switched back.
+  const allEfforts = useEfforts({ ...filters, effort: undefined });
+  const effortNames = (allEfforts.data?.rows ?? []).map((r) => r.key ?? 'unknown');
   const regressions = useRegressions(filters);
   const rows = versions.data?.rows ?? [];
   const found = codesWithFindings(rows, FINDING_CODES);
@@ -61,7 +66,7 @@ export function VersionsPage() {
           )}
         </Loaded>
       </Section>
-      <FilterBar showCodes={false} extra={chooser} />
+      <FilterBar showCodes={false} extra={chooser} efforts={effortNames} />
       <Section
         title={`${codeLabel(code)} per 1,000 ${opportunityWords(rows[0]?.codes.find((c) => c.code === code)?.opportunity ?? 'tool_use_turns')}, by version`}
       >
@@ -128,7 +133,66 @@ export function VersionsPage() {
           )}
         </Loaded>
       </Section>
-      <SessionEndsChart folder={filters.folder} />
+      <Section title={`${codeLabel(code)} by effort`}>
+        <Loaded query={efforts} height={240}>
+          {(data) => (
+            <>
+              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="efforts-chart" code={code} />
+              <RateTable rows={data.rows} keyName="effort" testId="efforts-table" codes={found} />
+              <p className="muted small">
+                Effort is what each reply's row records (Claude Code 2.1.212+), else the nearest effort an earlier row of the file records; unknown where
+                nothing does.
+              </p>
+              <ViewAsData api={`/api/efforts${qs}`} csv={{ name: 'efforts.csv', rows: () => rateRowsCsv(data.rows, 'effort') }} />
+            </>
+          )}
+        </Loaded>
+      </Section>
+      <TurnEndsChart folder={filters.folder} effort={filters.effort} sidechain={filters.sidechain} />
+      <Section title={`${codeLabel(code)}: version × effort`}>
+        <Loaded query={crossEfforts} height={60}>
+          {(data) => {
+            const names = [...new Set(data.rows.map((r) => r.effort ?? 'unknown'))];
+            const versionsWithRows = [...new Set(data.rows.map((r) => r.version ?? 'unknown'))];
+            return (
+              <details>
+                <summary>{`${versionsWithRows.length} version${versionsWithRows.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}</summary>
+                <div className="table-scroll">
+                  <table className="table" data-testid="version-effort-table">
+                    <thead>
+                      <tr>
+                        <th>version</th>
+                        {names.map((m) => (
+                          <th key={m} className="num">
+                            {m}
+                          </th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {versionsWithRows.map((v) => (
+                        <tr key={v}>
+                          <td>{v}</td>
+                          {names.map((m) => {
+                            const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.effort ?? 'unknown') === m);
+                            const c = row?.codes.find((x) => x.code === code);
+                            return (
+                              <td key={m} className="num">
+                                {c ? formatCell(c) : '·'}
+                              </td>
+                            );
+                          })}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <ViewAsData api={`/api/version-efforts${qs}`} />
+              </details>
+            );
+          }}
+        </Loaded>
+      </Section>
       <Section title={`${codeLabel(code)}: version × model`}>
         <Loaded query={cross} height={60}>
           {(data) => {
