@@ -105,6 +105,15 @@ export const Folder = Type.Object({
   files: Type.Integer(),
   files_failed: Type.Integer(),
   files_in_progress: Type.Integer(),
+  /** Transcripts no longer on disk whose metadata the index keeps (issue 27: Claude Code deletes old transcripts). */
+  files_gone: Type.Integer(),
+  /** The day (UTC) of the oldest gone transcript's first message; null without one. */
+  gone_oldest_day: Nullable(Type.String()),
+  /**
+   * Show the cleanupPeriodDays explanation for this folder: its oldest transcript on disk is 25 days old or more
+   * and the index holds older gone ones (or none are gone yet and the folder looks like ~/.claude/projects).
+   */
+  cleanup_note: Type.Boolean(),
   /** Damaged files of this folder are salvaged (their complete rows read) instead of failing closed. */
   salvage: Type.Boolean(),
 });
@@ -158,6 +167,8 @@ export const SummaryResponse = Type.Object({
   files_ok: Type.Integer(),
   files_failed: Type.Integer(),
   files_in_progress: Type.Integer(),
+  /** Of files_ok, the transcripts no longer on disk whose metadata the index keeps (still counted everywhere). */
+  files_gone: Type.Integer(),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
   /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
@@ -240,7 +251,7 @@ export const FindingsResponse = Type.Object({ rows: Type.Array(Finding), next_cu
 export type FindingsResponse = Static<typeof FindingsResponse>;
 
 export const FilesQuery = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems')])),
+  status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems'), Type.Literal('gone')])),
   folder: FilterQuery.properties.folder,
 });
 export type FilesQuery = Static<typeof FilesQuery>;
@@ -251,11 +262,16 @@ export const FileProblem = Type.Object({
   /** The folder's label. */
   folder: Type.String(),
   file: Type.String(),
-  status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress')]),
+  /** gone: read whole, then deleted on disk; its metadata is kept and counted (issue 27). */
+  status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('gone')]),
   error_code: Nullable(Type.String()),
   error_line: Nullable(Type.Integer()),
   size: Type.Integer(),
   indexed_at: Type.String(),
+  /** A gone file: when the index last saw it on disk (it was deleted after); null otherwise. */
+  gone_since: Nullable(Type.String()),
+  /** A gone file: the day (UTC) of its first message; null otherwise. */
+  first_day: Nullable(Type.String()),
 });
 export type FileProblem = Static<typeof FileProblem>;
 
@@ -505,6 +521,9 @@ export const EvidenceReport = Type.Object({
     synthetic_messages: Type.Optional(Type.Integer()),
     versions: Type.Optional(Type.Array(Type.String())),
     models: Type.Optional(Type.Array(Type.String())),
+    /** Of files_ok, transcripts no longer on disk whose metadata the index kept, and the counted findings from them (issue 27). */
+    files_gone: Type.Optional(Type.Integer()),
+    findings_from_gone_files: Type.Optional(Type.Integer()),
   }),
   /** Per week (Monday) figures; the Markdown folds the daily series to these. */
   by_week: Type.Optional(Type.Array(ReportRateRow)),
@@ -584,8 +603,11 @@ export const FindingDetail = Type.Object({
   ...Finding.properties,
   session_hash: Nullable(Type.String()),
   strip: Type.Object({
-    /** ok; changed: the file's bytes at the finding's lines differ from the indexed digest; unreadable: the file cannot be opened. */
-    status: Type.Union([Type.Literal('ok'), Type.Literal('changed'), Type.Literal('unreadable')]),
+    /**
+     * ok; changed: the file's bytes at the finding's lines differ from the indexed digest; unreadable: the file cannot be opened;
+     * gone: the transcript was deleted on disk (its metadata and digest are kept, issue 27) and no row is read.
+     */
+    status: Type.Union([Type.Literal('ok'), Type.Literal('changed'), Type.Literal('unreadable'), Type.Literal('gone')]),
     message: Type.String(),
     context: Type.Integer(),
     from: Type.Integer(),
@@ -596,8 +618,10 @@ export const FindingDetail = Type.Object({
   chain: Type.Array(FindingLink),
   /** The session's other findings (files sharing its session hash). */
   session: Type.Array(FindingLink),
-  /** For the owner's page only (never in an export): a command showing these lines, run in the folder they added. */
-  local_command: Type.String(),
+  /** For the owner's page only (never in an export): a command showing these lines, run in the folder they added; null when the file is gone. */
+  local_command: Nullable(Type.String()),
+  /** The transcript was deleted on disk after this time (when the index last saw it); null while it is on disk. */
+  gone_since: Nullable(Type.String()),
 });
 export type FindingDetail = Static<typeof FindingDetail>;
 

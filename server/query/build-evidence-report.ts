@@ -5,6 +5,7 @@ import { perThousand } from '../../shared/statistics';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
 import { getFindings } from './get-findings';
+import { countFindingsFromGoneFiles } from './get-gone-counts';
 import { getRates, type RateRow, selectedCodes } from './get-rates';
 import { getRegressions } from './get-regressions';
 import { getSummary } from './get-summary';
@@ -204,6 +205,8 @@ export function buildEvidenceReport(
       synthetic_messages: summary.synthetic_messages,
       versions: byVersion.flatMap((v) => (v.key ? [v.key] : [])),
       models: redaction.models === 'generalize' ? [...new Set(models.map((m) => modelFamily(m)!))] : models,
+      files_gone: summary.files_gone,
+      findings_from_gone_files: countFindingsFromGoneFiles(db, filters),
     },
     definitions: selectedCodes(filters).map((code) => ({ code, definition: FINDING_DEFINITIONS[code as FindingCode] })),
     by_version: byVersion,
