@@ -114,6 +114,8 @@ export const Folder = Type.Object({
    * and the index holds older gone ones (or none are gone yet and the folder looks like ~/.claude/projects).
    */
   cleanup_note: Type.Boolean(),
+  /** Removed with its history kept: no longer indexed or watched, its files kept as gone until forgotten; null while active. */
+  removed_at: Nullable(Type.String()),
   /** Damaged files of this folder are salvaged (their complete rows read) instead of failing closed. */
   salvage: Type.Boolean(),
 });
@@ -132,6 +134,40 @@ export const AddFolderBody = Type.Object(
 export type AddFolderBody = Static<typeof AddFolderBody>;
 
 export const FolderIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** DELETE /api/folders/:id: forget=true drops the folder's history too; by default it is kept (its files as gone). */
+export const RemoveFolderQuery = Type.Object({ forget: Type.Optional(Type.Boolean()) });
+export type RemoveFolderQuery = Static<typeof RemoveFolderQuery>;
+
+export const FileIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/**
+ * POST /api/forget: what to forget, every criterion given must hold (at least one): gone files, files whose last
+ * message is before a UTC day, one folder's files. dry_run: only count.
+ */
+export const ForgetBody = Type.Object(
+  {
+    gone: Type.Optional(Type.Literal(true)),
+    before: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
+    folder: Type.Optional(Type.Integer({ minimum: 1 })),
+    dry_run: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type ForgetBody = Static<typeof ForgetBody>;
+
+/** What a forget removed (or, dry_run, would remove): counts only. */
+export const ForgetResponse = Type.Object({
+  forgotten: Type.Boolean(),
+  files: Type.Integer(),
+  /** Of files, those no longer on disk. */
+  files_gone: Type.Integer(),
+  findings: Type.Integer(),
+  assistant_messages: Type.Integer(),
+  /** Folders removed with their history kept that were left empty, and so removed too. */
+  folders: Type.Integer(),
+});
+export type ForgetResponse = Static<typeof ForgetResponse>;
 
 /** POST /api/index-runs: one folder (folder_id), or every folder when absent. */
 export const StartIndexRunBody = Type.Object({ folder_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });

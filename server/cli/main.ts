@@ -82,6 +82,23 @@ program
     }
   });
 
+program
+  .command('forget')
+  .description(
+    'Forget what the index keeps of transcripts (it keeps the metadata of files deleted on disk): a dry run printing counts unless --yes. Criteria combine (all must hold).',
+  )
+  .option('--gone', 'files no longer on disk (deleted by Claude Code\'s cleanup or by hand)')
+  .option('--before <day>', 'files whose last message is before this UTC day (YYYY-MM-DD)')
+  .option('--folder <n|path>', 'files of this folder (its number on the Folders page, or its path)')
+  .option('--file <rel>', 'this file (its path relative to its folder)')
+  .option('--yes', 'forget them (without it nothing is changed)')
+  .option('--db <file>', DB_HELP)
+  .action(async (options: { gone?: boolean; before?: string; folder?: string; file?: string; yes?: boolean; db?: string }) => {
+    const { openDatabase, defaultDbPath } = await loadIndex();
+    const { runForget } = await import('./forget-command');
+    process.stdout.write(await runForget(options.db ?? defaultDbPath(), options.db !== undefined, options, (path) => openDatabase(path)));
+  });
+
 /** The filters `report` and `export` share. */
 function withFilterOptions(command: Command): Command {
   return command

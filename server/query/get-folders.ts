@@ -1,7 +1,11 @@
 import type { Folder } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
 
-type FolderRow = Omit<Folder, 'gone_oldest_day' | 'cleanup_note'> & { gone_oldest_ms: number | null; oldest_on_disk_ms: number | null };
+type FolderRow = Omit<Folder, 'gone_oldest_day' | 'cleanup_note' | 'removed_at'> & {
+  gone_oldest_ms: number | null;
+  oldest_on_disk_ms: number | null;
+  removed_ms: number | null;
+};
 
 const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
@@ -23,7 +27,7 @@ export function cleanupNote(row: { path: string; files_gone: number; gone_oldest
 
 function prepare(db: Db) {
   return db.prepare<[], FolderRow>(`
-    SELECT r.id, r.label, r.path, r.added_at, r.last_scan_at AS last_indexed_at, r.salvage = 1 AS salvage,
+    SELECT r.id, r.label, r.path, r.added_at, r.last_scan_at AS last_indexed_at, r.salvage = 1 AS salvage, r.removed_ms,
            count(f.id) AS files, coalesce(sum(f.status = 'failed'), 0) AS files_failed,
            coalesce(sum(f.status = 'in_progress'), 0) AS files_in_progress,
            count(f.gone_ms) AS files_gone,
@@ -51,10 +55,11 @@ export function getFolders(db: Db): Folder[] {
   let st = cache.get(db);
   if (!st) cache.set(db, (st = prepare(db)));
   const now = Date.now();
-  return st.all().map(({ gone_oldest_ms, oldest_on_disk_ms, ...r }) => ({
+  return st.all().map(({ gone_oldest_ms, oldest_on_disk_ms, removed_ms, ...r }) => ({
     ...r,
+    removed_at: removed_ms === null ? null : new Date(removed_ms).toISOString(),
     salvage: Boolean(r.salvage),
     gone_oldest_day: gone_oldest_ms === null ? null : new Date(gone_oldest_ms).toISOString().slice(0, 10),
-    cleanup_note: cleanupNote({ path: r.path, files_gone: r.files_gone, gone_oldest_ms, oldest_on_disk_ms }, now),
+    cleanup_note: removed_ms === null && cleanupNote({ path: r.path, files_gone: r.files_gone, gone_oldest_ms, oldest_on_disk_ms }, now),
   }));
 }

@@ -72,9 +72,15 @@ export const DENOMINATOR_REBUILD = {
 /** Every statement the indexer runs, prepared once and named for what it does. */
 export function prepareIndexStatements(db: Db) {
   return {
-    rootById: db.prepare<[number], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE id = ?'),
-    rootByPath: db.prepare<[string], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE path = ?'),
-    allRoots: db.prepare<[], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots ORDER BY id'),
+    // A folder removed with its history kept (migration 017) is neither indexed nor watched: rootById and allRoots leave it out.
+    rootById: db.prepare<[number], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE id = ? AND removed_ms IS NULL'),
+    rootByPath: db.prepare<[string], RootRow & { removed_ms: number | null }>(
+      'SELECT id, path, label, added_at, last_scan_at, salvage, removed_ms FROM roots WHERE path = ?',
+    ),
+    allRoots: db.prepare<[], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE removed_ms IS NULL ORDER BY id'),
+    // Every folder, removed ones too: a new folder may not overlap a removed one whose history is kept.
+    everyRootPath: db.prepare<[], { path: string }>('SELECT path FROM roots'),
+    restoreRoot: db.prepare<[number]>('UPDATE roots SET removed_ms = NULL WHERE id = ?'),
     labelTaken: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM roots WHERE label = ?'),
     insertRoot: db.prepare<[string, string, string], { id: number }>('INSERT INTO roots (path, label, added_at) VALUES (?, ?, ?) RETURNING id'),
     touchRoot: db.prepare<[string, number]>('UPDATE roots SET last_scan_at = ? WHERE id = ?'),

@@ -8,3 +8,6 @@
 ALTER TABLE files ADD COLUMN gone_ms INTEGER;
 -- The gone files of a folder (Folders and Files show them, `forget --gone` takes them).
 CREATE INDEX files_gone_by_root ON files (root_id, gone_ms) WHERE gone_ms IS NOT NULL;
+-- A folder removed while keeping its history (the default on the Folders page): no longer indexed or watched,
+-- its files kept as gone until forgotten. Adding the same path again brings it back. NULL: an active folder.
+ALTER TABLE roots ADD COLUMN removed_ms INTEGER;
