@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
 import type { SessionEnd } from '../../shared/session-ends';
@@ -13,7 +13,7 @@ import { scanFile } from '../scan/scan-file';
  * hook's JSON from stdin, waits briefly for the transcript to be flushed, examines the last
  * turn with the scanner and the detectors, and when it ended in a known failure prints one
  * JSON object whose `systemMessage` names the code and what it means. Otherwise prints nothing.
- * It never blocks the stop, never retries, never writes anything, never prints payload
+ * It never blocks the stop, never retries, never writes anything (but the index, with `--index`), never prints payload
  * (no text, id, path or cwd: only codes, versions, days and fixed sentences), and exits 0
  * whatever happens: a hook must never break the session.
  */
@@ -182,14 +182,38 @@ async function dashboardBase(port: number): Promise<string | null> {
   }
 }
 
+/**
+ * `--index` (issue 27): indexes the transcript into the index database at `dbPath`, incrementally, when it lies under
+ * a folder added to that index; never creates a database, never waits for the index lock (an index run or the
+ * watcher holding it will see the file), never throws. Resolves to what happened, for tests and the benchmark.
+ */
+export async function indexForHook(dbPath: string, path: string): Promise<string> {
+  try {
+    if (!existsSync(dbPath)) return 'no_index';
+    const [{ openDatabase }, { indexTranscript }] = await Promise.all([import('../store/database'), import('../live/index-transcript')]);
+    const db = openDatabase(dbPath);
+    try {
+      return await indexTranscript(db, path);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 'failed';
+  }
+}
+
 /** Runs one hook event; resolves to what to print on stdout ('' for nothing). Never throws. */
-export async function runHook(event: HookEvent, options: { port?: number; stdin?: () => Promise<string | null> } = {}): Promise<string> {
+export async function runHook(
+  event: HookEvent,
+  options: { port?: number; stdin?: () => Promise<string | null>; index?: { dbPath: string } } = {},
+): Promise<string> {
   try {
     const text = await (options.stdin ?? readStdin)();
     if (text === null) return '';
     const path = transcriptOf(JSON.parse(text), event);
     if (path === null) return '';
     await waitForFlush(path);
+    if (options.index) await indexForHook(options.index.dbPath, path);
     const diagnosis = diagnoseTranscript(path);
     if (diagnosis === null) return '';
     const base = await dashboardBase(options.port ?? 4319);
@@ -201,27 +225,35 @@ export async function runHook(event: HookEvent, options: { port?: number; stdin?
   }
 }
 
-/** The settings.json snippet that installs both hooks; printed, never written. */
-export function hookSettingsSnippet(): string {
+/** The settings.json snippet that installs both hooks (with `index`, each also indexes its transcript); printed, never written. */
+export function hookSettingsSnippet(index = false): string {
   const launch = join(projectRoot, 'server/cli/launch.mjs');
-  const command = (event: HookEvent) => `"${process.execPath}" "${launch}" hook ${event}`;
+  const command = (event: HookEvent) => `"${process.execPath}" "${launch}" hook ${event}${index ? ' --index' : ''}`;
   const entry = (event: HookEvent) => [{ hooks: [{ type: 'command', command: command(event), timeout: 10 }] }];
   return JSON.stringify({ hooks: { Stop: entry('stop'), SubagentStop: entry('subagent-stop') } }, null, 2) + '\n';
 }
 
 /** `hook <event>`: the entry point main.ts calls. Exit code 0 always. */
-export async function hookCommand(event: string, options: { print?: boolean; port?: string }): Promise<void> {
+export async function hookCommand(event: string, options: { print?: boolean; port?: string; index?: boolean; db?: string }): Promise<void> {
   process.exitCode = 0;
   if (event === 'install') {
     if (!options.print) {
       process.stderr.write('hook install only prints the settings to add by hand: run `hook install --print`; nothing was written.\n');
       return;
     }
-    process.stdout.write(hookSettingsSnippet());
+    process.stdout.write(hookSettingsSnippet(options.index === true));
     process.stderr.write('Add the "hooks" above to ~/.claude/settings.json (or a project\'s .claude/settings.json) by hand; nothing was written.\n');
     return;
   }
   if (!(event in HOOK_EVENTS)) return;
   const port = options.port === undefined ? Number(process.env.TCF_PORT ?? 4319) : Number(options.port);
-  process.stdout.write(await runHook(event as HookEvent, { port }));
+  let index: { dbPath: string } | undefined;
+  if (options.index) {
+    try {
+      index = { dbPath: options.db ?? (await import('../store/default-db-path')).defaultDbPath() };
+    } catch {
+      index = undefined;
+    }
+  }
+  process.stdout.write(await runHook(event as HookEvent, { port, ...(index ? { index } : {}) }));
 }

@@ -87,7 +87,7 @@ program
   .description(
     'Forget what the index keeps of transcripts (it keeps the metadata of files deleted on disk): a dry run printing counts unless --yes. Criteria combine (all must hold).',
   )
-  .option('--gone', 'files no longer on disk (deleted by Claude Code\'s cleanup or by hand)')
+  .option('--gone', "files no longer on disk (deleted by Claude Code's cleanup or by hand)")
   .option('--before <day>', 'files whose last message is before this UTC day (YYYY-MM-DD)')
   .option('--folder <n|path>', 'files of this folder (its number on the Folders page, or its path)')
   .option('--file <rel>', 'this file (its path relative to its folder)')
@@ -224,7 +224,14 @@ program
   .argument('<event>', 'stop | subagent-stop | install')
   .option('--print', 'with install: print the settings.json snippet (nothing is written)')
   .option('--port <n>', 'port of a running dashboard to link to (default: $TCF_PORT, else 4319)')
-  .action(async (event: string, options: { print?: boolean; port?: string }) => (await import('./hook-command')).hookCommand(event, options));
+  .option(
+    '--index',
+    "also index the session's transcript (when under a folder added to the index) so it is kept after Claude Code deletes it; never waits for a running index; with install: print the settings with it",
+  )
+  .option('--db <file>', `with --index: ${DB_HELP}`)
+  .action(async (event: string, options: { print?: boolean; port?: string; index?: boolean; db?: string }) =>
+    (await import('./hook-command')).hookCommand(event, options),
+  );
 
 program
   .command('serve')

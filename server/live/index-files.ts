@@ -7,7 +7,7 @@ import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { findingId } from '../store/finding-id';
-import { acquireIndexLock } from '../store/index-lock';
+import { acquireIndexLock, IndexBusyError, tryAcquireIndexLock } from '../store/index-lock';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { dropFileRows, failedRow, markChanged, markFileGone, rebuildDenominatorsIfNeeded, upsertFileRow, writeFileRows } from '../store/index-store';
 import { prepareLiveStatements } from './live-statements';
@@ -84,6 +84,25 @@ export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable
   const lock = await acquireIndexLock(db);
   try {
     return await indexFilesLocked(db, root, relPaths, options);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The same, without waiting for the index lock (the Stop hook: it must never block the session): null, and nothing
+ * written, when an index run or the folder watcher holds it (that run or the watcher will see the file).
+ */
+export async function indexFilesOfRootNow(db: Db, root: RootRow, relPaths: Iterable<string>): Promise<FilesUpdate | null> {
+  let lock: ReturnType<typeof tryAcquireIndexLock>;
+  try {
+    lock = tryAcquireIndexLock(db);
+  } catch (error) {
+    if (error instanceof IndexBusyError) return null;
+    throw error;
+  }
+  try {
+    return await indexFilesLocked(db, root, relPaths, {});
   } finally {
     lock.release();
   }

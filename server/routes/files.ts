@@ -17,16 +17,12 @@ export function fileRoutes(app: App, ctx: RouteContext): void {
     rows: getFileProblems(ctx.db, request.query.status ?? 'problems', folderIds(request.query.folder)),
   }));
 
-  app.delete(
-    '/api/files/:id',
-    { schema: { params: FileIdParams, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } },
-    async (request, reply) => {
-      if (ctx.indexRuns.running) throw httpError(409, 'index_running', 'an index run is under way; forget the file when it ends');
-      const counts = await forgetFiles(ctx.db, { fileId: request.params.id });
-      if (counts.files === 0) throw httpError(404, 'not_found', 'no such file');
-      return reply.status(204).send(null);
-    },
-  );
+  app.delete('/api/files/:id', { schema: { params: FileIdParams, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } }, async (request, reply) => {
+    if (ctx.indexRuns.running) throw httpError(409, 'index_running', 'an index run is under way; forget the file when it ends');
+    const counts = await forgetFiles(ctx.db, { fileId: request.params.id });
+    if (counts.files === 0) throw httpError(404, 'not_found', 'no such file');
+    return reply.status(204).send(null);
+  });
 
   app.post(
     '/api/forget',
