@@ -155,7 +155,7 @@ describe('history that outlives the deletion of transcripts', () => {
     expect(summary.filesChanged).toBe(0);
     expect(await rateAnswers(db)).toEqual(before);
     // Every row but the failed files' is still there.
-    const failedRow = (r: unknown[]) => r[4] === 'failed' && deleted.includes(r[1] as string);
+    const failedRow = (r: unknown) => (r as unknown[])[4] === 'failed' && deleted.includes((r as unknown[])[1] as string);
     expect(dumpIndex(db)).toEqual({ ...beforeDump, files: beforeDump.files.filter((r) => !failedRow(r)) });
     const app = await appOn(db);
     try {
