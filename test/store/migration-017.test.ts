@@ -26,7 +26,15 @@ async function answers(db: Db): Promise<Map<string, unknown>> {
   const app: App = await buildApp({ db, token: TOKEN, allowedHosts: [HOST], demo: false, toolVersion: '9.9.9', analyser: 'inline' });
   try {
     const out = new Map<string, unknown>();
-    for (const url of ['/api/summary', '/api/files', '/api/files?status=gone', '/api/versions', '/api/timeline', '/api/regressions', '/api/findings?limit=500']) {
+    for (const url of [
+      '/api/summary',
+      '/api/files',
+      '/api/files?status=gone',
+      '/api/versions',
+      '/api/timeline',
+      '/api/regressions',
+      '/api/findings?limit=500',
+    ]) {
       const r = await app.inject({ url, headers: { host: HOST } });
       expect(r.statusCode, url).toBe(200);
       out.set(url, r.json());
