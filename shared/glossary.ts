@@ -81,6 +81,6 @@ export const GLOSSARY: ReadonlyArray<{ term: string; meaning: string }> = [
   {
     term: 'gone',
     meaning:
-      'A transcript that was read whole and later deleted on disk (by Claude Code\'s cleanup or by hand): the index keeps its metadata, still counted everywhere, until you forget it (`forget`, the Files page). GET /api/files?status=gone lists them; the database marks them in column `files.gone_ms`.',
+      "A transcript that was read whole and later deleted on disk (by Claude Code's cleanup or by hand): the index keeps its metadata, still counted everywhere, until you forget it (`forget`, the Files page). GET /api/files?status=gone lists them; the database marks them in column `files.gone_ms`.",
   },
 ];
