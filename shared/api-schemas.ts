@@ -112,6 +112,17 @@ export const Folder = Type.Object({
   files: Type.Integer(),
   files_failed: Type.Integer(),
   files_in_progress: Type.Integer(),
+  /** Transcripts no longer on disk whose metadata the index keeps (issue 27: Claude Code deletes old transcripts). */
+  files_gone: Type.Integer(),
+  /** The day (UTC) of the oldest gone transcript's first message; null without one. */
+  gone_oldest_day: Nullable(Type.String()),
+  /**
+   * Show the cleanupPeriodDays explanation for this folder: its oldest transcript on disk is 25 days old or more
+   * and the index holds older gone ones (or none are gone yet and the folder looks like ~/.claude/projects).
+   */
+  cleanup_note: Type.Boolean(),
+  /** Removed with its history kept: no longer indexed or watched, its files kept as gone until forgotten; null while active. */
+  removed_at: Nullable(Type.String()),
   /** Damaged files of this folder are salvaged (their complete rows read) instead of failing closed. */
   salvage: Type.Boolean(),
 });
@@ -130,6 +141,40 @@ export const AddFolderBody = Type.Object(
 export type AddFolderBody = Static<typeof AddFolderBody>;
 
 export const FolderIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/** DELETE /api/folders/:id: forget=true drops the folder's history too; by default it is kept (its files as gone). */
+export const RemoveFolderQuery = Type.Object({ forget: Type.Optional(Type.Boolean()) });
+export type RemoveFolderQuery = Static<typeof RemoveFolderQuery>;
+
+export const FileIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+
+/**
+ * POST /api/forget: what to forget, every criterion given must hold (at least one): gone files, files whose last
+ * message is before a UTC day, one folder's files. dry_run: only count.
+ */
+export const ForgetBody = Type.Object(
+  {
+    gone: Type.Optional(Type.Literal(true)),
+    before: Type.Optional(Type.String({ pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' })),
+    folder: Type.Optional(Type.Integer({ minimum: 1 })),
+    dry_run: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type ForgetBody = Static<typeof ForgetBody>;
+
+/** What a forget removed (or, dry_run, would remove): counts only. */
+export const ForgetResponse = Type.Object({
+  forgotten: Type.Boolean(),
+  files: Type.Integer(),
+  /** Of files, those no longer on disk. */
+  files_gone: Type.Integer(),
+  findings: Type.Integer(),
+  assistant_messages: Type.Integer(),
+  /** Folders removed with their history kept that were left empty, and so removed too. */
+  folders: Type.Integer(),
+});
+export type ForgetResponse = Static<typeof ForgetResponse>;
 
 /** POST /api/index-runs: one folder (folder_id), or every folder when absent. */
 export const StartIndexRunBody = Type.Object({ folder_id: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false });
@@ -165,6 +210,8 @@ export const SummaryResponse = Type.Object({
   files_ok: Type.Integer(),
   files_failed: Type.Integer(),
   files_in_progress: Type.Integer(),
+  /** Of files_ok, the transcripts no longer on disk whose metadata the index keeps (still counted everywhere). */
+  files_gone: Type.Integer(),
   assistant_messages: Type.Integer(),
   tool_use_turns: Type.Integer(),
   /** Messages with a recorded stop reason: coverage is this over assistant_messages. */
@@ -259,7 +306,7 @@ export const FindingsResponse = Type.Object({ rows: Type.Array(Finding), next_cu
 export type FindingsResponse = Static<typeof FindingsResponse>;
 
 export const FilesQuery = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems')])),
+  status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems'), Type.Literal('gone')])),
   folder: FilterQuery.properties.folder,
 });
 export type FilesQuery = Static<typeof FilesQuery>;
@@ -270,13 +317,18 @@ export const FileProblem = Type.Object({
   /** The folder's label. */
   folder: Type.String(),
   file: Type.String(),
-  status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress')]),
+  /** gone: read whole, then deleted on disk; its metadata is kept and counted (issue 27). */
+  status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('gone')]),
   error_code: Nullable(Type.String()),
   error_line: Nullable(Type.Integer()),
   size: Type.Integer(),
   indexed_at: Type.String(),
   /** unknown_format: what the file looks like (a fixed name of shared/format-hints.ts), when cheap to tell; else null. */
   format_hint: Nullable(Type.String()),
+  /** A gone file: when the index last saw it on disk (it was deleted after); null otherwise. */
+  gone_since: Nullable(Type.String()),
+  /** A gone file: the day (UTC) of its first message; null otherwise. */
+  first_day: Nullable(Type.String()),
 });
 export type FileProblem = Static<typeof FileProblem>;
 
@@ -582,6 +634,9 @@ export const EvidenceReport = Type.Object({
     models: Type.Optional(Type.Array(Type.String())),
     /** Assistant messages per effort they were asked at (`unknown`: none recorded; issue 33). */
     efforts: Type.Optional(Type.Record(Type.String(), Type.Integer())),
+    /** Of files_ok, transcripts no longer on disk whose metadata the index kept, and the counted findings from them (issue 27). */
+    files_gone: Type.Optional(Type.Integer()),
+    findings_from_gone_files: Type.Optional(Type.Integer()),
   }),
   /** Per week (Monday) figures; the Markdown folds the daily series to these. */
   by_week: Type.Optional(Type.Array(ReportRateRow)),
@@ -687,8 +742,11 @@ export const FindingDetail = Type.Object({
   ...Finding.properties,
   session_hash: Nullable(Type.String()),
   strip: Type.Object({
-    /** ok; changed: the file's bytes at the finding's lines differ from the indexed digest; unreadable: the file cannot be opened. */
-    status: Type.Union([Type.Literal('ok'), Type.Literal('changed'), Type.Literal('unreadable')]),
+    /**
+     * ok; changed: the file's bytes at the finding's lines differ from the indexed digest; unreadable: the file cannot be opened;
+     * gone: the transcript was deleted on disk (its metadata and digest are kept, issue 27) and no row is read.
+     */
+    status: Type.Union([Type.Literal('ok'), Type.Literal('changed'), Type.Literal('unreadable'), Type.Literal('gone')]),
     message: Type.String(),
     context: Type.Integer(),
     from: Type.Integer(),
@@ -699,8 +757,10 @@ export const FindingDetail = Type.Object({
   chain: Type.Array(FindingLink),
   /** The session's other findings (files sharing its session hash). */
   session: Type.Array(FindingLink),
-  /** For the owner's page only (never in an export): a command showing these lines, run in the folder they added. */
-  local_command: Type.String(),
+  /** For the owner's page only (never in an export): a command showing these lines, run in the folder they added; null when the file is gone. */
+  local_command: Nullable(Type.String()),
+  /** The transcript was deleted on disk after this time (when the index last saw it); null while it is on disk. */
+  gone_since: Nullable(Type.String()),
 });
 export type FindingDetail = Static<typeof FindingDetail>;
 

@@ -88,4 +88,9 @@ export const GLOSSARY: ReadonlyArray<{ term: string; meaning: string }> = [
     meaning:
       'An index the dashboard opened without writing it: `serve --read-only`, or a database file or folder this user cannot write. The page says so in a banner; index runs and folder changes are refused (409 `read_only`) and no folder is watched.',
   },
+  {
+    term: 'gone',
+    meaning:
+      "A transcript that was read whole and later deleted on disk (by Claude Code's cleanup or by hand): the index keeps its metadata, still counted everywhere, until you forget it (`forget`, the Files page). GET /api/files?status=gone lists them; the database marks them in column `files.gone_ms`.",
+  },
 ];

@@ -1,4 +1,4 @@
-import { closeSync, lstatSync, readSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FindingCode } from '../../shared/finding-codes';
 import type { SessionEnd } from '../../shared/session-ends';
@@ -15,7 +15,7 @@ import { defaultDbPath } from '../store/default-db-path';
  * hook's JSON from stdin, waits briefly for the transcript to be flushed, examines the last
  * turn with the scanner and the detectors, and when it ended in a known failure prints one
  * JSON object whose `systemMessage` names the code and what it means. Otherwise prints nothing.
- * It never blocks the stop, never retries, never writes anything, never prints payload
+ * It never blocks the stop, never retries, never writes anything (but the index, with `--index`), never prints payload
  * (no text, id, path or cwd: only codes, versions, days and fixed sentences), and exits 0
  * whatever happens: a hook must never break the session.
  */
@@ -232,14 +232,38 @@ async function dashboardBase(port: number, indexId: string | null): Promise<stri
   }
 }
 
+/**
+ * `--index` (issue 27): indexes the transcript into the index database at `dbPath`, incrementally, when it lies under
+ * a folder added to that index; never creates a database, never waits for the index lock (an index run or the
+ * watcher holding it will see the file), never throws. Resolves to what happened, for tests and the benchmark.
+ */
+export async function indexForHook(dbPath: string, path: string): Promise<string> {
+  try {
+    if (!existsSync(dbPath)) return 'no_index';
+    const [{ openDatabase }, { indexTranscript }] = await Promise.all([import('../store/database'), import('../live/index-transcript')]);
+    const db = openDatabase(dbPath);
+    try {
+      return await indexTranscript(db, path);
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 'failed';
+  }
+}
+
 /** Runs one hook event; resolves to what to print on stdout ('' for nothing). Never throws. */
-export async function runHook(event: HookEvent, options: { port?: number; stdin?: () => Promise<string | null>; dbPath?: string } = {}): Promise<string> {
+export async function runHook(
+  event: HookEvent,
+  options: { port?: number; stdin?: () => Promise<string | null>; dbPath?: string; index?: { dbPath: string } } = {},
+): Promise<string> {
   try {
     const text = await (options.stdin ?? readStdin)();
     if (text === null) return '';
     const path = transcriptOf(JSON.parse(text), event);
     if (path === null) return '';
     await waitForFlush(path);
+    if (options.index) await indexForHook(options.index.dbPath, path);
     const diagnosis = diagnoseTranscript(path);
     if (diagnosis === null) return '';
     const base = await dashboardBase(options.port ?? 4319, await indexIdAt(options.dbPath ?? defaultDbPath()));
@@ -251,28 +275,30 @@ export async function runHook(event: HookEvent, options: { port?: number; stdin?
   }
 }
 
-/** The settings.json snippet that installs both hooks; printed, never written. */
-export function hookSettingsSnippet(): string {
+/** The settings.json snippet that installs both hooks (with `index`, each also indexes its transcript); printed, never written. */
+export function hookSettingsSnippet(index = false): string {
   // bin.mjs runs the sources in a checkout and the prebuilt bundle in an installed package.
   const launch = join(projectRoot, 'server/cli/bin.mjs');
-  const command = (event: HookEvent) => `"${process.execPath}" "${launch}" hook ${event}`;
+  const command = (event: HookEvent) => `"${process.execPath}" "${launch}" hook ${event}${index ? ' --index' : ''}`;
   const entry = (event: HookEvent) => [{ hooks: [{ type: 'command', command: command(event), timeout: 10 }] }];
   return JSON.stringify({ hooks: { Stop: entry('stop'), SubagentStop: entry('subagent-stop') } }, null, 2) + '\n';
 }
 
 /** `hook <event>`: the entry point main.ts calls. Exit code 0 always. */
-export async function hookCommand(event: string, options: { print?: boolean; port?: string; db?: string }): Promise<void> {
+export async function hookCommand(event: string, options: { print?: boolean; port?: string; index?: boolean; db?: string }): Promise<void> {
   process.exitCode = 0;
   if (event === 'install') {
     if (!options.print) {
       process.stderr.write('hook install only prints the settings to add by hand: run `hook install --print`; nothing was written.\n');
       return;
     }
-    process.stdout.write(hookSettingsSnippet());
+    process.stdout.write(hookSettingsSnippet(options.index === true));
     process.stderr.write('Add the "hooks" above to ~/.claude/settings.json (or a project\'s .claude/settings.json) by hand; nothing was written.\n');
     return;
   }
   if (!(event in HOOK_EVENTS)) return;
   const port = options.port === undefined ? Number(process.env.TCF_PORT ?? 4319) : Number(options.port);
-  process.stdout.write(await runHook(event as HookEvent, { port, ...(options.db ? { dbPath: options.db } : {}) }));
+  // One index for both: the one --index writes to is the one a dashboard link must serve.
+  const dbPath = options.db ?? defaultDbPath();
+  process.stdout.write(await runHook(event as HookEvent, { port, dbPath, ...(options.index ? { index: { dbPath } } : {}) }));
 }

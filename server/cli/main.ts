@@ -83,6 +83,23 @@ program
     }
   });
 
+program
+  .command('forget')
+  .description(
+    'Forget what the index keeps of transcripts (it keeps the metadata of files deleted on disk): a dry run printing counts unless --yes. Criteria combine (all must hold).',
+  )
+  .option('--gone', "files no longer on disk (deleted by Claude Code's cleanup or by hand)")
+  .option('--before <day>', 'files whose last message is before this UTC day (YYYY-MM-DD)')
+  .option('--folder <n|path>', 'files of this folder (its number on the Folders page, or its path)')
+  .option('--file <rel>', 'this file (its path relative to its folder)')
+  .option('--yes', 'forget them (without it nothing is changed)')
+  .option('--db <file>', DB_HELP)
+  .action(async (options: { gone?: boolean; before?: string; folder?: string; file?: string; yes?: boolean; db?: string }) => {
+    const { openDatabase, defaultDbPath } = await loadIndex();
+    const { runForget } = await import('./forget-command');
+    process.stdout.write(await runForget(options.db ?? defaultDbPath(), options.db !== undefined, options, (path) => openDatabase(path)));
+  });
+
 /** The filters `report` and `export` share. */
 function withFilterOptions(command: Command): Command {
   return command
@@ -200,7 +217,7 @@ withFilterOptions(program.command('export'))
 program
   .command('verify')
   .description(
-    'Recompute the digests of an evidence report (JSON, or Markdown with its verification block) from local files: exit 0 when all match, 1 otherwise.',
+    'Recompute the digests of an evidence report (JSON, or Markdown with its verification block) from local files: exit 0 when every finding matches (or is gone: deleted on disk, kept in the index with the same digest), 1 otherwise.',
   )
   .argument('<report>', 'the report: JSON (format 1 or 2), or the Markdown as exported or pasted')
   .argument('<dir...>', 'folders holding the transcripts (the roots that were indexed)')
@@ -230,7 +247,8 @@ program
             .join(', ') || 'none'
         }\n`,
       );
-      process.exitCode = results.every((r) => r.status === 'match') ? 0 : 1;
+      // A finding whose transcript was deleted on disk but which the index holds with the same digest is not a mismatch.
+      process.exitCode = results.every((r) => r.status === 'match' || r.status === 'gone') ? 0 : 1;
     } finally {
       db?.close();
     }
@@ -244,8 +262,14 @@ program
   .argument('<event>', 'stop | subagent-stop | install')
   .option('--print', 'with install: print the settings.json snippet (nothing is written)')
   .option('--port <n>', 'port of a running dashboard to link to when it serves the index of --db (default: $TCF_PORT, else 4319)')
-  .option('--db <file>', DB_HELP)
-  .action(async (event: string, options: { print?: boolean; port?: string; db?: string }) => (await import('./hook-command')).hookCommand(event, options));
+  .option(
+    '--index',
+    "also index the session's transcript (when under a folder added to the index) so it is kept after Claude Code deletes it; never waits for a running index; with install: print the settings with it",
+  )
+  .option('--db <file>', `${DB_HELP}: the index --index writes to, and the one a dashboard link must serve`)
+  .action(async (event: string, options: { print?: boolean; port?: string; index?: boolean; db?: string }) =>
+    (await import('./hook-command')).hookCommand(event, options),
+  );
 
 program
   .command('serve')

@@ -15,7 +15,7 @@ import { BadReportError } from './bad-report-error';
 
 export { BadReportError };
 
-export type VerifyStatus = 'match' | 'changed' | 'missing' | 'unverifiable';
+export type VerifyStatus = 'match' | 'changed' | 'missing' | 'unverifiable' | 'gone';
 
 export interface VerifyResult {
   index: number;
@@ -77,6 +77,7 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     const byPseudonym = new Map([...byName].map(([name, path]) => [rename(salt, name), path]));
     resolve = (name) => byPseudonym.get(name);
   }
+  const gone = goneFindings(db, files);
   const checked = new Map<string, Pick<VerifyResult, 'status' | 'reason'>>();
   return findings.map((f, index) => {
     const base = { index: f.number !== undefined ? f.number - 1 : index, code: f.code, file: f.file ?? null };
@@ -89,7 +90,12 @@ export function verifyReport(reportText: string, dirs: readonly string[], db: Db
     }
     if (!/^[0-9a-f]{64}$/.test(f.evidence_sha256)) return { ...base, status: 'unverifiable' as const, reason: 'the report digest is not a SHA-256' };
     const path = resolve(f.file);
-    if (!path) return { ...base, status: 'missing' as const, reason: 'no such file under the given folders' };
+    if (!path) {
+      const since = gone.get(`${f.file}\u0000${f.evidence_sha256}`);
+      if (since !== undefined)
+        return { ...base, status: 'gone' as const, reason: `deleted on disk after ${since}; the index holds this finding with the same digest` };
+      return { ...base, status: 'missing' as const, reason: 'no such file under the given folders' };
+    }
     // The same file, lines and digest are checked once (a forged report may repeat one finding many times).
     const key = `${path}\0${f.evidence_sha256}\0${f.source_lines.join(',')}`;
     let outcome = checked.get(key);
@@ -150,6 +156,34 @@ function readFindings(text: string): { files: EvidenceReport['redaction']['files
     throw new BadReportError('the report is not a JSON evidence report of format 1 or 2 (export it with --format json)');
   const report = parsed as EvidenceReport;
   return { files: report.redaction.files, findings: report.findings };
+}
+
+/**
+ * The findings of transcripts deleted on disk that the index keeps (issue 27), by the report's name for their file and
+ * their digest, to the day the index last saw the file: `verify` answers `gone` for such a finding, not `missing`.
+ * Empty without a database, or with one older than migration 017.
+ */
+function goneFindings(db: Db | null, files: EvidenceReport['redaction']['files']): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!db || files === 'omit') return out;
+  let rows: Array<{ rel_path: string; evidence_sha256: string; gone_ms: number }>;
+  try {
+    rows = db
+      .prepare<[], { rel_path: string; evidence_sha256: string; gone_ms: number }>(
+        'SELECT f.rel_path, fi.evidence_sha256, f.gone_ms FROM findings fi JOIN files f ON f.id = fi.file_id WHERE f.gone_ms IS NOT NULL',
+      )
+      .all();
+  } catch {
+    return out;
+  }
+  if (rows.length === 0) return out;
+  let rename = (name: string) => name;
+  if (files !== 'keep') {
+    const salt = pseudonymSalt(db);
+    rename = files === 'pseudonymize' ? (name) => filePseudonym(salt, name) : (name) => keepSessionName(salt, name);
+  }
+  for (const r of rows) out.set(`${rename(r.rel_path)}\u0000${r.evidence_sha256}`, new Date(r.gone_ms).toISOString().slice(0, 10));
+  return out;
 }
 
 /** Highest line number a report may name (no transcript has more lines than this). */

@@ -24,8 +24,16 @@ export interface IndexStore {
   knownFiles(rootId: number, afterId: number, limit: number): KnownFile[];
   /** Records a failed entry of a root (replacing what a known file had); false when the root was removed meanwhile. */
   writeFailedEntry(entry: FailedEntry, old: KnownFile | undefined): boolean;
-  /** Drops the rows of files that are gone (one transaction: the caller passes a bounded number). */
+  /** Drops the rows of files (one transaction: the caller passes a bounded number). */
   removeFiles(files: readonly KnownFile[]): void;
+  /**
+   * Files no longer on disk (one transaction, a bounded number): an `ok` file keeps its rows as gone, last seen
+   * at its last read or its folder's last finished run, whichever is later; a failed or in-progress one, which
+   * holds nothing worth keeping, is removed.
+   */
+  markGone(files: readonly KnownFile[]): void;
+  /** A gone file found again on disk with the same size and fingerprint: present again without a re-read. */
+  markBack(file: KnownFile, mtimeMs: number): void;
   /**
    * Replaces everything the index holds for each file with its analysis, all in one transaction,
    * taking the files in one pass inside it and telling `onWritten` of each as soon as it is written
@@ -62,6 +70,8 @@ export interface KnownFile {
   fingerprint: string;
   status: 'ok' | 'failed' | 'in_progress';
   findings: number;
+  /** 1: no longer on disk, its rows kept (migration 017). */
+  gone: number;
 }
 
 export interface FailedEntry {

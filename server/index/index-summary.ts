@@ -19,6 +19,10 @@ export interface IndexSummary {
   filesUnchanged: number;
   filesChanged: number;
   filesRemoved: number;
+  /** Files found no longer on disk in this run whose rows are kept (issue 27). */
+  filesGone: number;
+  /** Gone files found back on disk unchanged (not read again). */
+  filesBack: number;
   filesFailed: number;
   filesInProgress: number;
   /** Files read around damaged lines in salvage mode (labelled in the index). */
@@ -48,6 +52,8 @@ export function emptySummary(indexRunId: number, roots: number): IndexSummary {
     filesUnchanged: 0,
     filesChanged: 0,
     filesRemoved: 0,
+    filesGone: 0,
+    filesBack: 0,
     filesFailed: 0,
     filesInProgress: 0,
     filesSalvaged: 0,

@@ -15,7 +15,7 @@ import type { IndexSummary } from './index-summary';
 export const SLICE_MS = 10;
 /** Known files read per page while planning. */
 const KNOWN_FILES_PAGE = 2000;
-/** Gone files removed per transaction. */
+/** Gone files marked (or removed) per transaction. */
 const REMOVE_FILES_CHUNK = 500;
 
 export function yieldSoon(): Promise<void> {
@@ -34,7 +34,7 @@ function statAndFingerprint(path: string): { size: number; mtimeMs: number; fing
 
 /**
  * Plans one root: walks it, compares every file's size, mtime and fingerprint with what the index
- * holds, records entries that cannot be read as failed and drops the rows of files that are gone,
+ * holds, records entries that cannot be read as failed, keeps the rows of files that are gone (marked gone),
  * and adds the files that must be read to `plan`. Yields to the event loop every SLICE_MS, so a
  * server indexing 100,000 files stays responsive. Adds nothing more once the root was removed meanwhile.
  */
@@ -88,6 +88,18 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
       continue;
     }
     known.delete(file.name);
+    // A gone file back on disk as it was (same size and fingerprint; a restore may not keep the mtime): present again,
+    // not read again. Back changed, it is read afresh below and its rows replaced, whatever session it now holds.
+    if (old?.gone) {
+      if (old.size === size && old.fingerprint === fingerprint) {
+        store.markBack(old, mtimeMs);
+        summary.filesUnchanged++;
+        summary.filesBack++;
+        continue;
+      }
+      plan.add(root, { relPath: file.name, path: file.path, size, mtimeMs, fingerprint, previousFindings: old.findings });
+      continue;
+    }
     // A file "being written" that has been quiet for the quiet period is read again, to fail it.
     const quiet = old?.status === 'in_progress' && Date.now() - mtimeMs > QUIET_PERIOD_MS;
     // With salvage on, a file that failed before is read again (it may now be salvaged).
@@ -101,14 +113,21 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
     plan.add(root, { relPath: file.name, path: file.path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 });
   }
 
-  // Removed in transactions of a bounded size, yielding between them: a folder of 100,000 files
-  // emptied must not hold the loop while every row of each goes.
-  const gone = [...known.values()];
+  // Files no longer on disk (issue 27): an ok file keeps its rows as gone (Claude Code deletes old transcripts; the
+  // index keeps their metadata until the user forgets it); a failed or in-progress one is removed. Files already
+  // gone are left as they are. In transactions of a bounded size, yielding between them: a folder of 100,000 files
+  // emptied must not hold the loop.
+  const gone = [...known.values()].filter((f) => !f.gone);
   for (let i = 0; i < gone.length; i += REMOVE_FILES_CHUNK) {
     if (i > 0) await yieldSoon();
     const chunk = gone.slice(i, i + REMOVE_FILES_CHUNK);
-    store.removeFiles(chunk);
-    for (const f of chunk) summary.findingsRemoved += f.findings;
-    summary.filesRemoved += chunk.length;
+    store.markGone(chunk);
+    for (const f of chunk) {
+      if (f.status === 'ok') summary.filesGone++;
+      else {
+        summary.findingsRemoved += f.findings;
+        summary.filesRemoved++;
+      }
+    }
   }
 }

@@ -8,9 +8,9 @@ import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { findingId } from '../store/finding-id';
-import { acquireIndexLock } from '../store/index-lock';
+import { acquireIndexLock, IndexBusyError, tryAcquireIndexLock } from '../store/index-lock';
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
-import { dropFileRows, failedRow, markChanged, rebuildDenominatorsIfNeeded, upsertFileRow, writeFileRows } from '../store/index-store';
+import { dropFileRows, failedRow, markChanged, markFileGone, rebuildDenominatorsIfNeeded, upsertFileRow, writeFileRows } from '../store/index-store';
 import { prepareLiveStatements } from './live-statements';
 
 /** A finding that was not in the index before this update (same file, code, lines and digest). */
@@ -22,6 +22,7 @@ export interface NewFinding {
 
 export interface FilesUpdate {
   filesChanged: number;
+  /** Files no longer on disk: kept as gone when they were read (issue 27), their rows removed when not. */
   filesRemoved: number;
   findingsAdded: number;
   findingsRemoved: number;
@@ -79,7 +80,7 @@ function statUnderRoot(
 /**
  * Re-indexes exactly these files of one root (relative, '/'-separated names as the full walk
  * writes them), through the full index's own per-file write path: files changed or new are
- * read again, files gone (deleted, or now a link or not a file) lose their rows, files
+ * read again, files gone (deleted, or now a link or not a file) are kept as gone (failed ones removed), files
  * unchanged (size, mtime, fingerprint) are left alone. No other file of the root is looked at.
  * The denominators are rebuilt afterwards when anything changed, as a full run does.
  */
@@ -89,6 +90,25 @@ export async function indexFilesOfRoot(db: Db, root: RootRow, relPaths: Iterable
   const lock = await acquireIndexLock(db);
   try {
     return await indexFilesLocked(db, root, relPaths, options);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * The same, without waiting for the index lock (the Stop hook: it must never block the session): null, and nothing
+ * written, when an index run or the folder watcher holds it (that run or the watcher will see the file).
+ */
+export async function indexFilesOfRootNow(db: Db, root: RootRow, relPaths: Iterable<string>): Promise<FilesUpdate | null> {
+  let lock: ReturnType<typeof tryAcquireIndexLock>;
+  try {
+    lock = tryAcquireIndexLock(db);
+  } catch (error) {
+    if (error instanceof IndexBusyError) return null;
+    throw error;
+  }
+  try {
+    return await indexFilesLocked(db, root, relPaths, {});
   } finally {
     lock.release();
   }
@@ -106,14 +126,11 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     const old = known.get(relPath);
     const state = statUnderRoot(root.path, relPath);
     if (state.kind === 'gone') {
-      if (!old) continue;
-      db.transaction(() => {
-        dropFileRows(st, old.id);
-        st.deleteFile.run(old.id);
-        markChanged(st);
-      }).immediate();
+      // Already gone, or never indexed: nothing to do. Otherwise kept as gone when it was read (issue 27), removed when not.
+      if (!old || old.gone) continue;
+      const kept = db.transaction(() => markFileGone(st, old)).immediate();
       update.filesRemoved++;
-      update.findingsRemoved += old.findings;
+      if (!kept) update.findingsRemoved += old.findings;
       continue;
     }
     const path = childPath(root.path, relPath);
@@ -139,7 +156,12 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       continue;
     }
     const { size, mtimeMs } = (state as { stat: Stats }).stat;
-    if (old && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) continue;
+    if (old?.gone && old.size === size && old.fingerprint === fingerprint) {
+      // Back on disk as it was: present again, not read again (as an index run does).
+      db.transaction(() => st.markFileBack.run({ id: old.id, mtime_ms: mtimeMs })).immediate();
+      continue;
+    }
+    if (old && !old.gone && old.size === size && old.mtime_ms === mtimeMs && old.fingerprint === fingerprint) continue;
     // Let the server answer requests between files.
     await new Promise((resolve) => setImmediate(resolve));
     const analysis: IndexAnalysis = analyseForIndex(path, { salvage: root.salvage === 1 });

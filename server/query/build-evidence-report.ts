@@ -6,6 +6,7 @@ import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { filePseudonym, pseudonymSalt } from '../store/pseudonym-salt';
 import { getFindings } from './get-findings';
+import { countFindingsFromGoneFiles } from './get-gone-counts';
 import { getRates, type RateRow, selectedCodes } from './get-rates';
 import { getRegressions, getVerdictCards, SESSION_CAP } from './get-regressions';
 import { getSummary } from './get-summary';
@@ -362,6 +363,8 @@ export function buildEvidenceReport(
       versions: byVersion.flatMap((v) => (v.key ? [v.key] : [])),
       models: redaction.models === 'generalize' ? [...new Set(models.map((m) => modelFamily(m)!))] : models,
       efforts,
+      files_gone: summary.files_gone,
+      findings_from_gone_files: countFindingsFromGoneFiles(db, filters),
     },
     definitions: selectedCodes(filters).map((code) => ({ code, definition: FINDING_DEFINITIONS[code as FindingCode] })),
     by_version: byVersion,

@@ -243,6 +243,11 @@ function render(r: EvidenceReport, shape: Shape, omitted: string[]): string {
     ...(env ? [`- Reporter's system: ${env.os} ${env.arch}`] : []),
     `- Days (UTC): ${s.first_day ?? '–'} to ${s.last_day ?? '–'}`,
     `- Files: ${s.files_ok} read, ${s.files_failed} failed, ${s.files_in_progress} being written (${s.roots} folder${s.roots === 1 ? '' : 's'})`,
+    ...(s.files_gone
+      ? [
+          `- Kept after deletion: ${s.files_gone} of these transcripts are no longer on disk (Claude Code's cleanup); ${s.findings_from_gone_files ?? 0} of the findings come from them (their metadata and digests are kept in the index)`,
+        ]
+      : []),
     `- Assistant messages: ${s.assistant_messages}; tool-use turns: ${s.tool_use_turns}; stop reason recorded (coverage): ${coverage}`,
     `- tool-call-forensics ${r.tool.version}, detector definitions v${r.detector_definitions_version}, report format ${r.report_format}, generated at ${r.generated_at}.`,
     ...(env ? ['- Feedback ID: run `/feedback` in Claude Code in an affected session and add the Feedback ID it prints here: `Feedback ID: …`'] : []),

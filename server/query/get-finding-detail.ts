@@ -11,11 +11,12 @@ interface DetailRow extends FindingRow {
   file_id: number;
   root_path: string;
   session_hash: string | null;
+  gone_ms: number | null;
 }
 
 const COLUMNS = `fi.id, fi.code, f.root_id, r.label AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines,
   fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details,
-  fi.file_id, r.path AS root_path, lower(hex(f.session_hash)) AS session_hash`;
+  fi.file_id, r.path AS root_path, lower(hex(f.session_hash)) AS session_hash, f.gone_ms`;
 const FROM = 'findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id = f.root_id JOIN cells c ON c.id = fi.cell_id';
 
 function prepare(db: Db) {
@@ -93,8 +94,10 @@ export function getFindingDetail(db: Db, id: string, context = DEFAULT_CONTEXT):
   const sourceLines = JSON.parse(f.source_lines) as number[];
   const from = Math.max(1, f.first_line - ctx);
   let to = f.last_line + ctx;
-  const path = pathUnderRoot(f.root_path, f.file);
-  const window = path ? readRowWindow(path, sourceLines, f.evidence_sha256, from, to) : ({ status: 'unreadable' } as const);
+  // A gone transcript (issue 27) is not read: whatever may be at its path now was not indexed.
+  const gone = f.gone_ms !== null;
+  const path = gone ? null : pathUnderRoot(f.root_path, f.file);
+  const window = path ? readRowWindow(path, sourceLines, f.evidence_sha256, from, to) : ({ status: gone ? 'gone' : 'unreadable' } as const);
   if (window.status === 'ok') to = Math.min(to, window.line_count);
   const inFinding = new Set(sourceLines);
   const rows: StripRow[] =
@@ -110,7 +113,9 @@ export function getFindingDetail(db: Db, id: string, context = DEFAULT_CONTEXT):
           ? `${rows.length} rows around lines ${f.first_line}–${f.last_line}`
           : window.status === 'changed'
             ? 'file changed since indexing: its lines no longer match the evidence digest, so no rows are shown (index again to refresh)'
-            : 'the file cannot be read (moved, removed, or replaced by a link)',
+            : window.status === 'gone'
+              ? `the transcript was deleted on disk after ${new Date(f.gone_ms!).toISOString().slice(0, 10)}; the index keeps its metadata and evidence digest, not its rows`
+              : 'the file cannot be read (moved, removed, or replaced by a link)',
       context: ctx,
       from,
       to,
@@ -118,6 +123,7 @@ export function getFindingDetail(db: Db, id: string, context = DEFAULT_CONTEXT):
     },
     chain: chainOf(db, f),
     session,
-    local_command: `sed -n '${from},${to}p' ${shellQuote(`./${f.file}`)}`,
+    local_command: gone ? null : `sed -n '${from},${to}p' ${shellQuote(`./${f.file}`)}`,
+    gone_since: gone ? new Date(f.gone_ms!).toISOString() : null,
   };
 }

@@ -7,10 +7,14 @@ import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL, TEAM_FILES_SQL } from './
 
 function prepare(db: Db) {
   return {
+    // A gone file (migration 017) is counted as ok (it was read whole) and once more as gone.
     files: db.prepare<{ roots: string | null }, { status: string; n: number }>(`
       SELECT status, count(*) AS n FROM files
       WHERE @roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots))
-      GROUP BY status`),
+      GROUP BY status
+      UNION ALL
+      SELECT 'gone', count(*) FROM files WHERE gone_ms IS NOT NULL
+        AND (@roots IS NULL OR root_id IN (SELECT value FROM json_each(@roots)))`),
     roots: db.prepare<{ roots: string | null }, { roots: number; never: number }>(`
       SELECT count(*) AS roots, sum(last_scan_at IS NULL) AS never FROM roots
       WHERE @roots IS NULL OR id IN (SELECT value FROM json_each(@roots))`),
@@ -49,6 +53,7 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
     files_ok: (files.get('ok') ?? 0) + team.files_ok,
     files_failed: (files.get('failed') ?? 0) + team.files_damaged,
     files_in_progress: (files.get('in_progress') ?? 0) + team.files_excluded,
+    files_gone: files.get('gone') ?? 0,
     ...denominators,
     codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, denominators)),
     first_day: d.first_day,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AddFolderBody, ErrorBody, Folder, FolderIdParams, FolderSettingsBody, FoldersResponse } from '../../shared/api-schemas';
+import { AddFolderBody, ErrorBody, Folder, FolderIdParams, FolderSettingsBody, FoldersResponse, RemoveFolderQuery } from '../../shared/api-schemas';
 import { getFolders } from '../query/get-folders';
 import { addRoot, removeRoot, setRootSalvage } from '../store/roots';
 import { httpError } from './http-error';
@@ -26,10 +26,11 @@ export function folderRoutes(app: App, ctx: RouteContext): void {
 
   app.delete(
     '/api/folders/:id',
-    { schema: { params: FolderIdParams, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } },
+    { schema: { params: FolderIdParams, querystring: RemoveFolderQuery, response: { 204: Type.Null(), 404: ErrorBody, 409: ErrorBody } } },
     async (request, reply) => {
       if (ctx.indexRuns.running) throw httpError(409, 'index_running', 'an index run is under way; remove the folder when it ends');
-      if (!removeRoot(ctx.db, request.params.id)) throw httpError(404, 'not_found', 'no such folder');
+      // By default the folder's history is kept (its files as gone, still counted); forget=true drops it (issue 27).
+      if (!removeRoot(ctx.db, request.params.id, { forget: request.query.forget === true })) throw httpError(404, 'not_found', 'no such folder');
       return reply.status(204).send(null);
     },
   );

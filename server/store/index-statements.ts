@@ -72,19 +72,25 @@ export const DENOMINATOR_REBUILD = {
 /** Every statement the indexer runs, prepared once and named for what it does. */
 export function prepareIndexStatements(db: Db) {
   return {
-    rootById: db.prepare<[number], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE id = ?'),
-    rootByPath: db.prepare<[string], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE path = ?'),
-    allRoots: db.prepare<[], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots ORDER BY id'),
+    // A folder removed with its history kept (migration 017) is neither indexed nor watched: rootById and allRoots leave it out.
+    rootById: db.prepare<[number], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE id = ? AND removed_ms IS NULL'),
+    rootByPath: db.prepare<[string], RootRow & { removed_ms: number | null }>(
+      'SELECT id, path, label, added_at, last_scan_at, salvage, removed_ms FROM roots WHERE path = ?',
+    ),
+    allRoots: db.prepare<[], RootRow>('SELECT id, path, label, added_at, last_scan_at, salvage FROM roots WHERE removed_ms IS NULL ORDER BY id'),
+    // Every folder, removed ones too: a new folder may not overlap a removed one whose history is kept.
+    everyRootPath: db.prepare<[], { path: string }>('SELECT path FROM roots'),
+    restoreRoot: db.prepare<[number]>('UPDATE roots SET removed_ms = NULL WHERE id = ?'),
     labelTaken: db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM roots WHERE label = ?'),
     insertRoot: db.prepare<[string, string, string], { id: number }>('INSERT INTO roots (path, label, added_at) VALUES (?, ?, ?) RETURNING id'),
     touchRoot: db.prepare<[string, number]>('UPDATE roots SET last_scan_at = ? WHERE id = ?'),
     // The fingerprint is stored as its 16 bytes (migration 015); the planner compares hex.
     filesOfRoot: db.prepare<[number], FileRow>(
-      'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings FROM files WHERE root_id = ?',
+      'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings, gone_ms IS NOT NULL AS gone FROM files WHERE root_id = ?',
     ),
     // The same, a page at a time in id order (an index run yields between pages).
     filesOfRootPage: db.prepare<[number, number, number], FileRow>(
-      'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings FROM files WHERE root_id = ? AND id > ? ORDER BY id LIMIT ?',
+      'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings, gone_ms IS NOT NULL AS gone FROM files WHERE root_id = ? AND id > ? ORDER BY id LIMIT ?',
     ),
     // The whole row in one statement: the salvage label, a capture's terminal reason and the session end too (they
     // were separate updates, and a file that later failed kept an earlier read's). The session end's class by its id
@@ -129,12 +135,21 @@ export function prepareIndexStatements(db: Db) {
          assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_ms = excluded.indexed_ms,
          format = excluded.format, salvaged = excluded.salvaged, damage = excluded.damage, terminal_reason = excluded.terminal_reason,
          session_end_kind = excluded.session_end_kind, session_end_cell = excluded.session_end_cell,
-         format_hint = excluded.format_hint, empty = excluded.empty
+         format_hint = excluded.format_hint, empty = excluded.empty, gone_ms = NULL
        WHERE files.rel_path = excluded.rel_path
        RETURNING id`),
     deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),
     deleteFindingsOfFile: db.prepare<[number]>('DELETE FROM findings WHERE file_id = ?'),
     deleteFile: db.prepare<[number]>('DELETE FROM files WHERE id = ?'),
+    // A file no longer on disk keeps its rows (migration 017): last seen at its last read or its folder's last
+    // finished run (the run now finding it gone has not finished), whichever is later. A file already gone keeps the time it was first found gone.
+    markFileGone: db.prepare<[number]>(
+      `UPDATE files SET gone_ms = max(indexed_ms, coalesce((SELECT CAST(unixepoch(last_scan_at, 'subsec') * 1000 AS INTEGER) FROM roots
+                                                            WHERE roots.id = files.root_id), 0))
+       WHERE id = ? AND gone_ms IS NULL`,
+    ),
+    // A gone file back on disk with the same size and fingerprint: present again, not read again (its mtime may differ).
+    markFileBack: db.prepare<{ id: number; mtime_ms: number }>('UPDATE files SET gone_ms = NULL, mtime_ms = @mtime_ms WHERE id = @id'),
     deleteDiagnosticsOfFile: db.prepare<[number]>('DELETE FROM file_diagnostics WHERE file_id = ?'),
     insertDiagnostics: db.prepare<[number, string, number, number, string | null, string | null, number, number, string | null, string | null]>(
       `INSERT INTO file_diagnostics (file_id, version, text_rows, tool_use_rows, unknown_row_types, unknown_block_types,

@@ -52,6 +52,22 @@ export function dropFileRows(st: IndexStatements, fileId: number): void {
   st.deleteTurnEndsOfFile.run(fileId);
 }
 
+/**
+ * A file no longer on disk, inside the caller's transaction: an `ok` file keeps its rows, marked gone (issue 27:
+ * Claude Code deletes old transcripts, the index keeps their metadata); a failed or in-progress file holds no
+ * content, so its row goes (and the denominators are rebuilt). True when the file's rows were kept.
+ */
+export function markFileGone(st: IndexStatements, file: { id: number; status: string }): boolean {
+  if (file.status === 'ok') {
+    st.markFileGone.run(file.id);
+    return true;
+  }
+  dropFileRows(st, file.id);
+  st.deleteFile.run(file.id);
+  markChanged(st);
+  return false;
+}
+
 /** A diagnostics object as JSON, or null when it is empty (migration 015: most are). */
 function jsonUnlessEmpty(counts: Record<string, number>): string | null {
   for (const _ in counts) return JSON.stringify(counts);
@@ -275,6 +291,12 @@ export function sqliteIndexStore(db: Db): IndexStore {
     }
     markChanged(st);
   }).immediate;
+  const markGone = db.transaction((files: readonly KnownFile[]) => {
+    for (const f of files) markFileGone(st, f);
+  }).immediate;
+  const markBack = db.transaction((file: KnownFile, mtimeMs: number) => {
+    st.markFileBack.run({ id: file.id, mtime_ms: mtimeMs });
+  }).immediate;
   // One transaction for a writer's slice of files, not one per file: at 100,000 tiny files a commit
   // per file appended several WAL pages each (gigabytes of WAL, a checkpoint every second).
   const writeFiles = db.transaction(
@@ -298,6 +320,8 @@ export function sqliteIndexStore(db: Db): IndexStore {
     knownFiles: (rootId, afterId, limit) => st.filesOfRootPage.all(rootId, afterId, limit),
     writeFailedEntry: (entry, old) => writeFailed(entry, old),
     removeFiles: (files) => removeFiles(files),
+    markGone: (files) => markGone(files),
+    markBack: (file, mtimeMs) => markBack(file, mtimeMs),
     writeFiles: (files, onWritten) => writeFiles(files, onWritten),
     finishRun: async (runId, rootIds, totals, startedMs) => {
       // The rebuild sorts every message: on a second connection in a worker, not on this event loop

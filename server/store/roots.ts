@@ -3,6 +3,7 @@ import { basename, parse, resolve, sep } from 'node:path';
 import type { Db } from './database';
 import { IndexBusyError, indexLockHolder } from './index-lock';
 import { prepareIndexStatements, type RootRow } from './index-statements';
+import { markFileGone } from './index-store';
 
 export type RootProblem = 'not_found' | 'not_directory' | 'symlink' | 'symlink_parent' | 'unreadable' | 'overlapping_root' | 'filesystem_root';
 
@@ -59,8 +60,12 @@ export function addRoot(db: Db, path: string, label?: string): RootRow {
   const absolute = validateRootPath(path);
   const st = prepareIndexStatements(db);
   const existing = st.rootByPath.get(absolute);
-  if (existing) return existing;
-  if (st.allRoots.all().some((r) => inside(absolute, r.path) || inside(r.path, absolute))) throw new RootError('overlapping_root');
+  if (existing) {
+    // A folder removed with its history kept comes back with it: its files on disk are found again unchanged.
+    if (existing.removed_ms !== null) st.restoreRoot.run(existing.id);
+    return st.rootById.get(existing.id)!;
+  }
+  if (st.everyRootPath.all().some((r) => inside(absolute, r.path) || inside(r.path, absolute))) throw new RootError('overlapping_root');
   const base = (label ?? basename(absolute)).trim() || 'root';
   let candidate = base;
   for (let n = 2; st.labelTaken.get(candidate)!.n > 0; n++) candidate = `${base}-${n}`;
@@ -69,15 +74,25 @@ export function addRoot(db: Db, path: string, label?: string): RootRow {
 }
 
 /**
- * Removes a root and, through the schema's cascades, every row indexed from it. Refused with
- * IndexBusyError while an index run (this process's or another's) holds the database.
+ * Removes a root. With `forget`, every row indexed from it goes too (the schema's cascades); without it (issue 27:
+ * the Folders page's default), the folder is no longer indexed or watched and its read files are kept as gone, still
+ * counted, until forgotten (`forget --folder`). Refused with IndexBusyError while an index run (this process's or
+ * another's) holds the database. False when there is no such folder.
  */
-export function removeRoot(db: Db, id: number): boolean {
+export function removeRoot(db: Db, id: number, options: { forget?: boolean } = { forget: true }): boolean {
   return db
     .transaction(() => {
       const holder = indexLockHolder(db);
       if (holder) throw new IndexBusyError(holder.pid);
-      return db.prepare<[number]>('DELETE FROM roots WHERE id = ?').run(id).changes > 0;
+      const st = prepareIndexStatements(db);
+      if (!st.rootById.get(id)) {
+        // A folder already removed with its history kept: forgetting it now drops that history.
+        return options.forget === true && db.prepare<[number]>('DELETE FROM roots WHERE id = ? AND removed_ms IS NOT NULL').run(id).changes > 0;
+      }
+      if (options.forget) return db.prepare<[number]>('DELETE FROM roots WHERE id = ?').run(id).changes > 0;
+      for (const f of st.filesOfRoot.all(id)) if (!f.gone) markFileGone(st, f);
+      db.prepare<[number, number]>('UPDATE roots SET removed_ms = ? WHERE id = ?').run(Date.now(), id);
+      return true;
     })
     .immediate();
 }

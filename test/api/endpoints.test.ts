@@ -227,11 +227,22 @@ describe('folders and index runs', () => {
     const one = (await t.get('/api/summary?folder=1')).json;
     expect(both.assistant_messages).toBe(2 * one.assistant_messages); // dedup is per folder: two folders count twice
 
+    // Removed by default with its history kept (issue 27): still counted, its files gone; forget=true drops it.
     const removed = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(removed.statusCode).toBe(204);
+    expect((await t.get('/api/summary')).json.assistant_messages).toBe(both.assistant_messages);
+    const kept = (await t.get('/api/folders')).json.rows.find((r: { id: number }) => r.id === added.json().id);
+    expect(kept).toMatchObject({ removed_at: expect.stringMatching(/^\d{4}-/), files_gone: expect.any(Number) });
+    expect(kept.files_gone).toBeGreaterThanOrEqual(100);
+    const forgotten = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/folders/${added.json().id}?forget=true`,
+      headers: { host: HOST, 'x-tcf-token': TOKEN },
+    });
+    expect(forgotten.statusCode).toBe(204);
     expect((await t.get('/api/summary')).json.assistant_messages).toBe(one.assistant_messages);
     expect((await t.get('/api/findings?limit=500')).json.total).toBe(truth.findings.length);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
+    const again = await t.app.inject({ method: 'DELETE', url: `/api/folders/${added.json().id}?forget=true`, headers: { host: HOST, 'x-tcf-token': TOKEN } });
     expect(again.statusCode).toBe(404);
   });
 

@@ -18,7 +18,7 @@ const FILES = 4_321;
 const row = (i: number) => tinyAssistantRow(`msg_${i}`);
 
 describe('a folder of more files than a page, a removal chunk or a write slice', () => {
-  it('indexes every file once, finds them all unchanged, and removes every gone one', async () => {
+  it('indexes every file once, finds them all unchanged, and keeps every gone one as gone', async () => {
     const corpus = join(tmp, 'corpus');
     for (let i = 0; i < FILES; i++) {
       const dir = join(corpus, `p${Math.floor(i / 500)}`);
@@ -54,10 +54,13 @@ describe('a folder of more files than a page, a removal chunk or a write slice',
 
       // 1,500 files gone: three folders, more than two removal chunks.
       for (const p of ['p0', 'p3', 'p7']) rmSync(join(corpus, p), { recursive: true });
+      // Kept as gone (issue 27), in chunks: every row stays, 1,500 marked.
       const shrunk = await indexDatabase(db, { analyser: 'inline' });
-      expect(shrunk.filesRemoved).toBe(1500);
+      expect(shrunk.filesGone).toBe(1500);
+      expect(shrunk.filesRemoved).toBe(0);
       expect(shrunk.filesUnchanged).toBe(FILES - 1500);
-      expect(count()).toEqual({ n: FILES - 1500, m: FILES - 1500 });
+      expect(count()).toEqual({ n: FILES, m: FILES });
+      expect(db.prepare('SELECT count(*) FROM files WHERE gone_ms IS NOT NULL').pluck().get()).toBe(1500);
     } finally {
       db.close();
     }

@@ -115,6 +115,7 @@ const BODIES: Record<string, (folderId: number) => unknown> = {
   'POST /api/folders': () => ({ path: extra }),
   'PATCH /api/folders/:id': () => ({ salvage: true }),
   'POST /api/index-runs': (id) => ({ folder_id: id }),
+  'POST /api/forget': () => ({ gone: true, dry_run: true }),
 };
 
 describe.skipIf(readerBlocked !== null)('serve on an index this user cannot write', () => {

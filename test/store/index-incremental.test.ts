@@ -5,6 +5,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { indexDatabase } from '../../server/index-database';
 import { type Db, openDatabase } from '../../server/store/database';
+import { forgetFiles } from '../../server/store/forget';
 import { addRoot } from '../../server/store/roots';
 import { dumpIndex } from '../support/db-dump';
 
@@ -75,12 +76,14 @@ describe('incremental indexing equals indexing from scratch', () => {
     expect(dumpIndex(db)).toEqual(await fresh());
   });
 
-  it('a deleted file: its rows and findings go', async () => {
+  it('a deleted file: its rows and findings are kept as gone (issue 27) until forgotten, then it is as if never indexed', async () => {
     const path = fileWithFinding();
+    const before = dumpIndex(db);
     unlinkSync(path);
     const summary = await indexDatabase(db, { analyser: 'inline' });
-    expect(summary.filesRemoved).toBe(1);
-    expect(summary.findingsRemoved).toBeGreaterThan(0);
+    expect(summary).toMatchObject({ filesRemoved: 0, filesGone: 1, findingsRemoved: 0 });
+    expect(dumpIndex(db)).toEqual(before);
+    expect((await forgetFiles(db, { gone: true })).findings).toBeGreaterThan(0);
     expect(dumpIndex(db)).toEqual(await fresh());
   });
 
@@ -112,7 +115,10 @@ describe('incremental indexing equals indexing from scratch', () => {
       .n;
     unlinkSync(original);
     await indexDatabase(db, { analyser: 'inline' });
-    // The original's messages live on in the copy, so the deduplicated count does not move.
+    // The original is kept as gone (issue 27): its copy in the resumed file is still not counted twice.
+    expect((db.prepare('SELECT sum(assistant_messages) AS n FROM root_cells').get() as { n: number }).n).toBe(countedBefore);
+    await forgetFiles(db, { gone: true });
+    // Forgotten, its messages live on in the copy, so the deduplicated count does not move either.
     expect((db.prepare('SELECT sum(assistant_messages) AS n FROM root_cells').get() as { n: number }).n).toBe(countedBefore);
     expect(originalMessages).toBeGreaterThan(0);
     expect(dumpIndex(db)).toEqual(await fresh());

@@ -60,7 +60,8 @@ function databaseAt014(path: string, fresh: Db): void {
   };
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   db.transaction(() => {
-    copy('roots');
+    // The columns roots had at 014 (017 added removed_ms).
+    copy('roots', 'SELECT id, path, label, added_at, last_scan_at, salvage FROM roots');
     // Only the cells messages and findings use: the cells of session ends are the migration's to make.
     copy('cells', 'SELECT id, day, version, model, sidechain FROM cells WHERE id IN (SELECT cell_id FROM messages UNION SELECT cell_id FROM findings)');
     const files = fresh

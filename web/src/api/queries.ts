@@ -9,6 +9,7 @@ import type {
   FindingsResponse,
   Folder,
   FoldersResponse,
+  ForgetResponse,
   HealthResponse,
   IndexRunState,
   ModelRatesResponse,
@@ -106,6 +107,24 @@ export const useDiagnostics = () => useQuery({ queryKey: ['diagnostics'], queryF
 
 export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: () => api.get<FilesResponse>('/api/files') });
 
+/** Transcripts deleted on disk whose metadata the index keeps (issue 27). */
+export const useGoneFiles = () => useQuery({ queryKey: ['files', 'gone'], queryFn: () => api.get<FilesResponse>('/api/files?status=gone') });
+
+/** Forget one file (DELETE /api/files/:id) or every gone file (POST /api/forget). */
+export function useForget() {
+  const invalidate = useInvalidateAll();
+  return useMutation({
+    mutationFn: async (what: { fileId: number } | { gone: true }): Promise<ForgetResponse | null> => {
+      if ('fileId' in what) {
+        await api.delete(`/api/files/${what.fileId}`);
+        return null;
+      }
+      return api.post<ForgetResponse>('/api/forget', { gone: true });
+    },
+    onSuccess: invalidate,
+  });
+}
+
 export const useFolders = () => useQuery({ queryKey: ['folders'], queryFn: () => api.get<FoldersResponse>('/api/folders') });
 
 export const useIndexRunState = () => useQuery({ queryKey: ['index-run'], queryFn: () => api.get<IndexRunState>('/api/index-runs/current') });
@@ -123,7 +142,11 @@ export function useAddFolder() {
 
 export function useRemoveFolder() {
   const invalidate = useInvalidateAll();
-  return useMutation({ mutationFn: (id: number) => api.delete(`/api/folders/${id}`), onSuccess: invalidate });
+  // forget: drop the folder's history too; by default it is kept (its files as gone).
+  return useMutation({
+    mutationFn: ({ id, forget }: { id: number; forget: boolean }) => api.delete(`/api/folders/${id}${forget ? '?forget=true' : ''}`),
+    onSuccess: invalidate,
+  });
 }
 
 /** A folder's salvage setting (read the complete rows of damaged files); the next index run applies it. */

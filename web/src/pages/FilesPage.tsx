@@ -1,7 +1,7 @@
 import type { FileProblem } from '../../../shared/api-schemas';
 import { FORMAT_HINTS, type FormatHint } from '../../../shared/format-hints';
-import { useDiagnostics, useFileProblems } from '../api/queries';
-import { EmptyState, Loaded, Section } from '../components/ui';
+import { useDiagnostics, useFileProblems, useForget, useGoneFiles } from '../api/queries';
+import { EmptyState, ErrorBanner, Loaded, Section } from '../components/ui';
 import { formatBytes, formatTimestamp } from '../lib/format';
 
 const ERROR_HELP: Record<string, string> = {
@@ -30,6 +30,8 @@ function unknownFormatGroups(rows: readonly FileProblem[]): Array<{ label: strin
 export function FilesPage() {
   const files = useFileProblems();
   const diagnostics = useDiagnostics();
+  const gone = useGoneFiles();
+  const forget = useForget();
   return (
     <div className="page">
       <h1>Files</h1>
@@ -131,6 +133,144 @@ export function FilesPage() {
             )}
           </>
         )}
+      </Loaded>
+      <Loaded query={gone} height={80}>
+        {(data) =>
+          data.rows.length === 0 ? null : (
+            <Section
+              title={`${data.rows.length} transcript${data.rows.length === 1 ? '' : 's'} kept after deletion (oldest ${
+                data.rows
+                  .map((f) => f.first_day ?? '')
+                  .filter(Boolean)
+                  .sort()[0] ?? 'unknown'
+              })`}
+              actions={
+                <button
+                  type="button"
+                  className="danger"
+                  data-testid="forget-gone"
+                  disabled={forget.isPending}
+                  onClick={() => {
+                    if (window.confirm(`Forget what the index keeps of ${data.rows.length} transcripts deleted on disk? Their findings leave every figure.`))
+                      forget.mutate({ gone: true });
+                  }}
+                >
+                  Forget all
+                </button>
+              }
+            >
+              <ErrorBanner error={forget.error} />
+              <p className="muted small">
+                Deleted on disk (Claude Code deletes transcripts older than cleanupPeriodDays, 30 days by default); the index keeps their metadata, still
+                counted in every figure, until you forget it here or with <code>forget --gone</code>.
+              </p>
+              <div className="table-scroll">
+                <table className="table" data-testid="gone-table">
+                  <thead>
+                    <tr>
+                      <th>folder</th>
+                      <th>file</th>
+                      <th>first day</th>
+                      <th>deleted after</th>
+                      <th />
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.rows.map((f) => (
+                      <tr key={f.id} data-testid="gone-row">
+                        <td>{f.folder}</td>
+                        <td className="break">{f.file}</td>
+                        <td>{f.first_day ?? '–'}</td>
+                        <td>{formatTimestamp(f.gone_since)}</td>
+                        <td className="actions">
+                          <button
+                            type="button"
+                            className="danger"
+                            disabled={forget.isPending}
+                            onClick={() => {
+                              if (window.confirm(`Forget ${f.file}? Its findings leave every figure.`)) forget.mutate({ fileId: f.id });
+                            }}
+                          >
+                            Forget
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </Section>
+          )
+        }
+      </Loaded>
+      <Loaded query={gone} height={80}>
+        {(data) =>
+          data.rows.length === 0 ? null : (
+            <Section
+              title={`${data.rows.length} transcript${data.rows.length === 1 ? '' : 's'} kept after deletion (oldest ${
+                data.rows
+                  .map((f) => f.first_day ?? '')
+                  .filter(Boolean)
+                  .sort()[0] ?? 'unknown'
+              })`}
+              actions={
+                <button
+                  type="button"
+                  className="danger"
+                  data-testid="forget-gone"
+                  disabled={forget.isPending}
+                  onClick={() => {
+                    if (window.confirm(`Forget what the index keeps of ${data.rows.length} transcripts deleted on disk? Their findings leave every figure.`))
+                      forget.mutate({ gone: true });
+                  }}
+                >
+                  Forget all
+                </button>
+              }
+            >
+              <ErrorBanner error={forget.error} />
+              <p className="muted small">
+                Deleted on disk (Claude Code deletes transcripts older than cleanupPeriodDays, 30 days by default); the index keeps their metadata, still
+                counted in every figure, until you forget it here or with <code>forget --gone</code>.
+              </p>
+              <div className="table-scroll">
+                <table className="table" data-testid="gone-table">
+                  <thead>
+                    <tr>
+                      <th>folder</th>
+                      <th>file</th>
+                      <th>first day</th>
+                      <th>deleted after</th>
+                      <th />
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.rows.map((f) => (
+                      <tr key={f.id} data-testid="gone-row">
+                        <td>{f.folder}</td>
+                        <td className="break">{f.file}</td>
+                        <td>{f.first_day ?? '–'}</td>
+                        <td>{formatTimestamp(f.gone_since)}</td>
+                        <td className="actions">
+                          <button
+                            type="button"
+                            className="danger"
+                            disabled={forget.isPending}
+                            onClick={() => {
+                              if (window.confirm(`Forget ${f.file}? Its findings leave every figure.`)) forget.mutate({ fileId: f.id });
+                            }}
+                          >
+                            Forget
+                          </button>
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </Section>
+          )
+        }
       </Loaded>
       <Section title="Per version: what the transcripts hold">
         <p className="muted small">

@@ -121,12 +121,21 @@ export function FindingPage() {
               <Section title="Same session" actions={d.session_hash ? <Link to={sessionHref(d.session_hash)}>Session time line</Link> : undefined}>
                 <LinkList items={d.session} empty="No other finding in this session." testId="session-links" />
               </Section>
-              <Section title="Open it on your machine">
-                <p className="muted small">
-                  Run this in the folder you added as “{f.folder}” to read these lines yourself. Shown only here, never in an export.
-                </p>
-                <CopyCommand command={d.local_command} />
-              </Section>
+              {d.local_command !== null ? (
+                <Section title="Open it on your machine">
+                  <p className="muted small">
+                    Run this in the folder you added as “{f.folder}” to read these lines yourself. Shown only here, never in an export.
+                  </p>
+                  <CopyCommand command={d.local_command} />
+                </Section>
+              ) : (
+                <Section title="Transcript deleted on disk">
+                  <p className="muted small" data-testid="gone-note">
+                    The transcript was deleted on disk after {d.gone_since?.slice(0, 10)} (Claude Code deletes old transcripts). The index keeps this finding's
+                    metadata and evidence digest; its lines can no longer be shown.
+                  </p>
+                </Section>
+              )}
             </>
           );
         }}

@@ -30,6 +30,19 @@ export function FoldersPage() {
         <code>~/.claude/projects</code>.
       </p>
       <ErrorBanner error={add.error ?? remove.error ?? start.error ?? salvage.error ?? folders.error} />
+      {folders.data?.rows.some((r) => r.cleanup_note) && (
+        <div className="banner banner-warning" data-testid="cleanup-note">
+          <p>
+            Claude Code deletes transcripts older than <code>cleanupPeriodDays</code> — 30 days by default — when it starts. From now on this index keeps their
+            metadata (counts, codes, digests, versions, days) after they are deleted, so your history reaches further back than a month. To keep the transcripts
+            themselves, raise <code>cleanupPeriodDays</code> in your Claude Code settings (never to <code>0</code>: that stops transcripts being written at
+            all); this tool never edits your settings.{' '}
+            <a href="https://docs.claude.com/en/docs/claude-code/settings" target="_blank" rel="noreferrer">
+              Claude Code settings
+            </a>
+          </p>
+        </div>
+      )}
       <Section title="Add a folder">
         <form
           className="add-form"
@@ -114,11 +127,21 @@ export function FoldersPage() {
               <tbody>
                 {folders.data.rows.map((r) => (
                   <tr key={r.id}>
-                    <td>{r.label}</td>
+                    <td>
+                      {r.label}
+                      {r.removed_at !== null && <div className="muted small">removed, history kept</div>}
+                    </td>
                     <td className="break">
                       <code>{r.path}</code>
                     </td>
-                    <td className="num">{formatCount(r.files)}</td>
+                    <td className="num">
+                      {formatCount(r.files)}
+                      {r.files_gone > 0 && (
+                        <div className="muted small" data-testid={`gone-${r.id}`}>
+                          {formatCount(r.files_gone)} transcript{r.files_gone === 1 ? '' : 's'} kept after deletion (oldest {r.gone_oldest_day ?? 'unknown'})
+                        </div>
+                      )}
+                    </td>
                     <td className="num">{r.files_failed}</td>
                     <td className="num">{r.files_in_progress}</td>
                     <td>{formatTimestamp(r.last_indexed_at)}</td>
@@ -146,10 +169,20 @@ export function FoldersPage() {
                         disabled={readOnly || running}
                         title={offTitle}
                         onClick={() => {
-                          if (window.confirm(`Remove “${r.label}” and everything indexed from it? Your files are not touched.`)) remove.mutate(r.id);
+                          if (r.removed_at !== null) {
+                            if (window.confirm(`Forget the history kept of “${r.label}”? Its findings leave every figure.`))
+                              remove.mutate({ id: r.id, forget: true });
+                            return;
+                          }
+                          if (!window.confirm(`Remove “${r.label}”? It is no longer indexed or watched. Your files are not touched.`)) return;
+                          // The history is kept unless the owner says otherwise (OK forgets it, Cancel keeps it).
+                          const forget = window.confirm(
+                            `Also forget what the index holds of “${r.label}”? OK: forget it. Cancel: keep its history (still counted, as transcripts kept after deletion).`,
+                          );
+                          remove.mutate({ id: r.id, forget });
                         }}
                       >
-                        Remove
+                        {r.removed_at !== null ? 'Forget' : 'Remove'}
                       </button>
                     </td>
                   </tr>
