@@ -31,8 +31,13 @@ export function modelFamily(model: string | null): string | null {
   return m ? m[1]! : 'other';
 }
 
-/** Format 2 rows are sparse: a code appears in a row only where it has findings (its opportunities are the row's own counts). */
-const toReportRows = (rows: RateRow[]) =>
+/**
+ * Format 2 rows are sparse: a code appears in a row only where it has findings (its opportunities are the row's own counts),
+ * or, for the codes in `notMeasurable` (the per-version rows: the codes with findings), where it cannot be measured there:
+ * "not measurable" is a fact a maintainer must see, never an absent row read as zero. Only versions of the legacy eras
+ * have such entries for those few codes, so the size stays small.
+ */
+const toReportRows = (rows: RateRow[], notMeasurable: ReadonlySet<string> = new Set()) =>
   rows.map((r) => ({
     key: r.key,
     assistant_messages: r.assistant_messages,
@@ -42,7 +47,7 @@ const toReportRows = (rows: RateRow[]) =>
     synthetic_messages: r.synthetic_messages ?? 0,
     stop_reason_coverage: r.stop_reason_coverage ?? (r.assistant_messages > 0 ? r.stop_known_messages / r.assistant_messages : null),
     codes: r.codes
-      .filter((c) => c.count > 0)
+      .filter((c) => c.count > 0 || (c.not_measurable !== null && notMeasurable.has(c.code)))
       .map((c) => ({
         code: c.code,
         count: c.count,
@@ -324,7 +329,6 @@ export function buildEvidenceReport(
   if (filters.sidechain !== undefined) filterEcho.sidechain = filters.sidechain ? 'sidechain' : 'main';
 
   const versionRates = getRates(db, 'version', filters);
-  const byVersion = toReportRows(versionRates);
   const seen: CodeSeen[] = [...seenBy]
     .map(([code, w]) => ({
       code,
@@ -338,6 +342,7 @@ export function buildEvidenceReport(
     .sort((a, b) => b.findings - a.findings || a.code.localeCompare(b.code));
   const claim = options.scope === 'all' ? null : buildClaim(db, filters, seen, versionRates);
   const withFindings = new Set(seen.map((x) => x.code));
+  const byVersion = toReportRows(versionRates, withFindings);
   const models = getRates(db, 'model', { ...filters, codes: [] }).flatMap((r) => (r.key ? [r.key] : []));
   const efforts = Object.fromEntries(getRates(db, 'effort', { ...filters, codes: [] }).map((r) => [r.key || 'unknown', r.assistant_messages]));
   const report: EvidenceReport = {

@@ -13,8 +13,8 @@ describe('thinking_cut_at_max_tokens: what is kept', () => {
     return a.findings.filter((f) => f.code === 'thinking_cut_at_max_tokens').map((f) => ({ details: f.details, signed: f.signedThinking }));
   };
   it('keeps the recorded output tokens and whether the thinking was signed', () => {
-    expect(found('positive-cut-then-asked-again.jsonl')).toEqual([{ details: { output_tokens: 64000 }, signed: true }]);
+    expect(found('positive-cut-then-asked-again.jsonl')).toEqual([{ details: { output_tokens: 64000, stop_reason: 'max_tokens' }, signed: true }]);
     // Two rows: an unsigned thinking block and a redacted one; the last row's count is the message's.
-    expect(found('positive-two-rows-redacted-ends-turn.jsonl')).toEqual([{ details: { output_tokens: 90 }, signed: false }]);
+    expect(found('positive-two-rows-redacted-ends-turn.jsonl')).toEqual([{ details: { output_tokens: 90, stop_reason: 'max_tokens' }, signed: false }]);
   });
 });

@@ -79,7 +79,14 @@ describeWithShared('scan on real transcripts (../shared/corpus/real/expect.json)
     const a = analyseFile(join(corpus, 'JanDeDobbeleer__oh-my-posh/entire/checkpoints/v1/11/6e27a41b09/0/full.jsonl'));
     if (a.status !== 'ok') throw new Error('did not scan');
     expect(a.findings.map((f) => [f.code, f.sourceLines, f.details, f.model, f.version])).toEqual([
-      ['unparseable_tool_input', [53, 54], { len: 89, tool: 'Read', error_kind: 'other' }, 'claude-sonnet-5', '2.1.209'],
+      [
+        'unparseable_tool_input',
+        [53, 54],
+        // The redacted shape (issue 28): where the raw input stops parsing, never its bytes; the entrypoint as recorded.
+        { len: 89, raw_chars: 89, stop_offset: 71, stop_expected: 'key', tool: 'Read', error_kind: 'other', stop_reason: 'tool_use', entrypoint: 'claude-desktop' },
+        'claude-sonnet-5',
+        '2.1.209',
+      ],
     ]);
   });
 });

@@ -10,16 +10,16 @@ import { registerPathHash } from '../../server/store/path-hash';
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-mig019-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A database as migrations up to 016 left it, with one file of each kind an earlier build wrote. */
-function databaseAtVersion16(path: string): void {
+/** A database as migrations up to 018 left it (018 reads every transcript again itself), with one file of each kind an earlier build wrote. */
+function databaseAtVersion18(path: string): void {
   const db = new Database(path);
   registerPathHash(db as never);
   const dir = join(projectRoot, 'server/store/migrations');
   for (const name of readdirSync(dir).sort()) {
-    if (Number(name.slice(0, 3)) > 16) continue;
+    if (Number(name.slice(0, 3)) > 18) continue;
     db.exec(readFileSync(join(dir, name), 'utf8'));
   }
-  db.pragma('user_version = 16');
+  db.pragma('user_version = 18');
   db.prepare("INSERT INTO roots (id, path, label, added_at) VALUES (1, '/nowhere', 'projects', 'then')").run();
   const file = db.prepare(
     "INSERT INTO files (id, root_id, path_hash, rel_path, size, mtime_ms, status, error_code, error_line, assistant_messages, fingerprint) VALUES (?, 1, ?, ?, 10, 1, ?, ?, ?, ?, X'0123')",
@@ -34,7 +34,7 @@ function databaseAtVersion16(path: string): void {
 describe('migration 019: format hints and empty files', () => {
   it('adds the columns, and reads again the files an earlier build may have counted clean without recognising them', () => {
     const path = join(tmp, 'v16.db');
-    databaseAtVersion16(path);
+    databaseAtVersion18(path);
     const db = openDatabase(path);
     try {
       expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(19);

@@ -39,7 +39,7 @@ const gap = (s: number | null) => (s === null ? '' : s < 60 ? `+${s}s` : s < 360
 export function TurnStrip({ rows }: { rows: StripRow[] }) {
   return (
     <>
-      <div className="strip-row strip-head" data-testid="turn-strip-head" aria-hidden="true">
+      <div className="strip-head" data-testid="turn-strip-head" aria-hidden="true">
         <span />
         <span className="strip-line">line</span>
         <span>row</span>

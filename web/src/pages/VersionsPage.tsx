@@ -27,6 +27,8 @@ export function VersionsPage() {
   // The effort chips come from the index without the effort filter itself, so a chosen effort can be switched back.
   const allEfforts = useEfforts({ ...filters, effort: undefined });
   const effortNames = (allEfforts.data?.rows ?? []).map((r) => r.key ?? 'unknown');
+  // Before 2.1.212 nothing records effort: one "unknown" bar and table say nothing, a sentence says it.
+  const effortRecorded = effortNames.some((e) => e !== 'unknown');
   const regressions = useRegressions(filters);
   const rows = versions.data?.rows ?? [];
   const found = codesWithFindings(rows, FINDING_CODES);
@@ -134,65 +136,73 @@ export function VersionsPage() {
         </Loaded>
       </Section>
       <Section title={`${codeLabel(code)} by effort`}>
-        <Loaded query={efforts} height={240}>
-          {(data) => (
-            <>
-              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="efforts-chart" code={code} />
-              <RateTable rows={data.rows} keyName="effort" testId="efforts-table" codes={found} />
-              <p className="muted small">
-                Effort is what each reply's row records (Claude Code 2.1.212+), else the nearest effort an earlier row of the file records; unknown where
-                nothing does.
-              </p>
-              <ViewAsData api={`/api/efforts${qs}`} csv={{ name: 'efforts.csv', rows: () => rateRowsCsv(data.rows, 'effort') }} />
-            </>
-          )}
-        </Loaded>
+        {allEfforts.data && !effortRecorded ? (
+          <p className="muted small" data-testid="efforts-not-recorded">
+            No transcript here records an effort (Claude Code writes it from 2.1.212): every reply counts as effort unknown, so there is no breakdown to draw.
+          </p>
+        ) : (
+          <Loaded query={efforts} height={240}>
+            {(data) => (
+              <>
+                <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="efforts-chart" code={code} />
+                <RateTable rows={data.rows} keyName="effort" testId="efforts-table" codes={found} />
+                <p className="muted small">
+                  Effort is what each reply's row records (Claude Code 2.1.212+), else the nearest effort an earlier row of the file records; unknown where
+                  nothing does.
+                </p>
+                <ViewAsData api={`/api/efforts${qs}`} csv={{ name: 'efforts.csv', rows: () => rateRowsCsv(data.rows, 'effort') }} />
+              </>
+            )}
+          </Loaded>
+        )}
       </Section>
       <TurnEndsChart folder={filters.folder} effort={filters.effort} sidechain={filters.sidechain} />
-      <Section title={`${codeLabel(code)}: version × effort`}>
-        <Loaded query={crossEfforts} height={60}>
-          {(data) => {
-            const names = [...new Set(data.rows.map((r) => r.effort ?? 'unknown'))];
-            const versionsWithRows = [...new Set(data.rows.map((r) => r.version ?? 'unknown'))];
-            return (
-              <details>
-                <summary>{`${versionsWithRows.length} version${versionsWithRows.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}</summary>
-                <div className="table-scroll">
-                  <table className="table" data-testid="version-effort-table">
-                    <thead>
-                      <tr>
-                        <th>version</th>
-                        {names.map((m) => (
-                          <th key={m} className="num">
-                            {m}
-                          </th>
-                        ))}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {versionsWithRows.map((v) => (
-                        <tr key={v}>
-                          <td>{v}</td>
-                          {names.map((m) => {
-                            const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.effort ?? 'unknown') === m);
-                            const c = row?.codes.find((x) => x.code === code);
-                            return (
-                              <td key={m} className="num">
-                                {c ? formatCell(c) : '·'}
-                              </td>
-                            );
-                          })}
+      {effortRecorded && (
+        <Section title={`${codeLabel(code)}: version × effort`}>
+          <Loaded query={crossEfforts} height={60}>
+            {(data) => {
+              const names = [...new Set(data.rows.map((r) => r.effort ?? 'unknown'))];
+              const versionsWithRows = [...new Set(data.rows.map((r) => r.version ?? 'unknown'))];
+              return (
+                <details>
+                  <summary>{`${versionsWithRows.length} version${versionsWithRows.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}</summary>
+                  <div className="table-scroll">
+                    <table className="table" data-testid="version-effort-table">
+                      <thead>
+                        <tr>
+                          <th>version</th>
+                          {names.map((m) => (
+                            <th key={m} className="num">
+                              {m}
+                            </th>
+                          ))}
                         </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
-                <ViewAsData api={`/api/version-efforts${qs}`} />
-              </details>
-            );
-          }}
-        </Loaded>
-      </Section>
+                      </thead>
+                      <tbody>
+                        {versionsWithRows.map((v) => (
+                          <tr key={v}>
+                            <td>{v}</td>
+                            {names.map((m) => {
+                              const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.effort ?? 'unknown') === m);
+                              const c = row?.codes.find((x) => x.code === code);
+                              return (
+                                <td key={m} className="num">
+                                  {c ? formatCell(c) : '·'}
+                                </td>
+                              );
+                            })}
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                  <ViewAsData api={`/api/version-efforts${qs}`} />
+                </details>
+              );
+            }}
+          </Loaded>
+        </Section>
+      )}
       <Section title={`${codeLabel(code)}: version × model`}>
         <Loaded query={cross} height={60}>
           {(data) => {
