@@ -262,7 +262,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     // Ticking salvage changes what is read: the folder is indexed again with it, at once.
     await page
       .getByTestId(`salvage-${(await api<{ rows: Array<{ id: number; label: string }> }>('/api/folders')).rows.find((r) => r.label === 'big')!.id}`)
-      .check();
+      .click(); // click, not check: the box follows the stored setting, which changes once the PATCH is answered
     await expect
       .poll(
         async () =>
