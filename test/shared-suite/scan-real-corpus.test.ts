@@ -83,7 +83,16 @@ describeWithShared('scan on real transcripts (../shared/corpus/real/expect.json)
         'unparseable_tool_input',
         [53, 54],
         // The redacted shape (issue 28): where the raw input stops parsing, never its bytes; the entrypoint as recorded.
-        { len: 89, raw_chars: 89, stop_offset: 71, stop_expected: 'key', tool: 'Read', error_kind: 'other', stop_reason: 'tool_use', entrypoint: 'claude-desktop' },
+        {
+          len: 89,
+          raw_chars: 89,
+          stop_offset: 71,
+          stop_expected: 'key',
+          tool: 'Read',
+          error_kind: 'other',
+          stop_reason: 'tool_use',
+          entrypoint: 'claude-desktop',
+        },
         'claude-sonnet-5',
         '2.1.209',
       ],
