@@ -1,3 +1,4 @@
+import { TURN_END_API_ERROR_KINDS, type TurnEndApiErrorKind } from '../../shared/turn-ends';
 /**
  * Exact strings the Claude Code harness writes, matched by equality or prefix on the rows
  * that carry them (never by searching free text: bug reports and tool results quote these).
@@ -118,18 +119,9 @@ export function missingParameterOf(text: string | null): string | null {
  *   isApiErrorMessage): no API call failed, but no model answered either;
  * - other: any other text (or none).
  */
-export const API_ERROR_KINDS = [
-  'rate_limit',
-  'authentication',
-  'server_error',
-  'timeout',
-  'connection',
-  'bad_request',
-  'retry_exhausted',
-  'no_response_requested',
-  'other',
-] as const;
-export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
+// The list itself lives once, in shared/turn-ends.ts, where the API and the page read it too.
+export const API_ERROR_KINDS = TURN_END_API_ERROR_KINDS;
+export type ApiErrorKind = TurnEndApiErrorKind;
 
 // Anchored at the start: the harness writes these texts whole; the first that matches decides.
 const API_ERROR_PATTERNS: ReadonlyArray<readonly [ApiErrorKind, RegExp]> = [

@@ -166,36 +166,7 @@ export function VersionsPage() {
               return (
                 <details>
                   <summary>{`${versionsWithRows.length} version${versionsWithRows.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}</summary>
-                  <div className="table-scroll">
-                    <table className="table" data-testid="version-effort-table">
-                      <thead>
-                        <tr>
-                          <th>version</th>
-                          {names.map((m) => (
-                            <th key={m} className="num">
-                              {m}
-                            </th>
-                          ))}
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {versionsWithRows.map((v) => (
-                          <tr key={v}>
-                            <td>{v}</td>
-                            {names.map((m) => {
-                              const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.effort ?? 'unknown') === m);
-                              const c = row?.codes.find((x) => x.code === code);
-                              return (
-                                <td key={m} className="num">
-                                  {c ? formatCell(c) : '·'}
-                                </td>
-                              );
-                            })}
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                  <VersionCrossTable rows={data.rows} column="effort" columns={names} versions={versionsWithRows} code={code} testId="version-effort-table" />
                   <ViewAsData api={`/api/version-efforts${qs}`} />
                 </details>
               );
@@ -216,36 +187,7 @@ export function VersionsPage() {
                     ? `No ${codeLabel(code)} findings in any version × model cell`
                     : `${crossVersions.length} version${crossVersions.length === 1 ? '' : 's'} with findings, by model`}
                 </summary>
-                <div className="table-scroll">
-                  <table className="table" data-testid="version-model-table">
-                    <thead>
-                      <tr>
-                        <th>version</th>
-                        {crossModels.map((m) => (
-                          <th key={m} className="num">
-                            {m}
-                          </th>
-                        ))}
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {crossVersions.map((v) => (
-                        <tr key={v}>
-                          <td>{v}</td>
-                          {crossModels.map((m) => {
-                            const row = data.rows.find((r) => (r.version ?? 'unknown') === v && (r.model ?? 'unknown') === m);
-                            const c = row?.codes.find((x) => x.code === code);
-                            return (
-                              <td key={m} className="num">
-                                {c ? formatCell(c) : '·'}
-                              </td>
-                            );
-                          })}
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <VersionCrossTable rows={data.rows} column="model" columns={crossModels} versions={crossVersions} code={code} testId="version-model-table" />
                 <ViewAsData api={`/api/version-models${qs}`} />
               </details>
             );
@@ -253,6 +195,61 @@ export function VersionsPage() {
         </Loaded>
         <p className="muted small">{formatCount(rows.reduce((n, r) => n + r.tool_use_turns, 0))} tool-use turns in the selection.</p>
       </Section>
+    </div>
+  );
+}
+
+/** One row per version, one column per effort or model: the code's count and rate in each cell ('·' where the cell holds none). */
+function VersionCrossTable({
+  rows,
+  column,
+  columns,
+  versions,
+  code,
+  testId,
+}: {
+  rows: ReadonlyArray<{
+    version?: string | null;
+    effort?: string | null;
+    model?: string | null;
+    codes: ReadonlyArray<Parameters<typeof formatCell>[0] & { code: string }>;
+  }>;
+  column: 'effort' | 'model';
+  columns: readonly string[];
+  versions: readonly string[];
+  code: string;
+  testId: string;
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>version</th>
+            {columns.map((m) => (
+              <th key={m} className="num">
+                {m}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {versions.map((v) => (
+            <tr key={v}>
+              <td>{v}</td>
+              {columns.map((m) => {
+                const row = rows.find((r) => (r.version ?? 'unknown') === v && (r[column] ?? 'unknown') === m);
+                const c = row?.codes.find((x) => x.code === code);
+                return (
+                  <td key={m} className="num">
+                    {c ? formatCell(c) : '·'}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }
