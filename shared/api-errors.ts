@@ -3,7 +3,7 @@ import type { ErrorBody } from './api-schemas';
 /**
  * Every error code the API can send, with its HTTP status and meaning: the one list. The
  * server's error helpers accept only these codes (a new one fails to compile until it is listed
- * here), and a test checks the README's error table against this list. Framework errors
+ * here), and a test checks server/routes/README.md's error table against this list. Framework errors
  * (Fastify's `FST_ERR_*`, the HTTP parser's) are mapped to these and never leak.
  */
 export const API_ERRORS = {

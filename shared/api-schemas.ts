@@ -12,7 +12,7 @@ export const DayPattern = '^\\d{4}-\\d{2}-\\d{2}$';
 const Day = Type.String({ pattern: DayPattern });
 
 export const ErrorBody = Type.Object({
-  /** code: one of shared/api-errors.ts (the README's error table); status_code: its HTTP status. */
+  /** code: one of shared/api-errors.ts (the error table of server/routes/README.md); status_code: its HTTP status. */
   error: Type.Object({ status_code: Type.Integer(), code: Type.String(), message: Type.String() }),
 });
 export type ErrorBody = Static<typeof ErrorBody>;
@@ -597,7 +597,7 @@ export const ReportCodeSeen = Type.Object({
 
 /**
  * The evidence report (`report_format` 2; 1 before issue 28: every rate row listed every code).
- * Documented field by field in the README. `verify` reads both formats (it reads only `findings`).
+ * Documented field by field in server/query/README.md. `verify` reads both formats (it reads only `findings`).
  */
 export const EvidenceReport = Type.Object({
   report_format: Type.Union([Type.Literal(1), Type.Literal(2)]),

@@ -1,6 +1,6 @@
 /**
  * Finding codes and their one-line definitions. Shared by the server (detectors, store,
- * exports) and the web page (labels, toggles). The README's detector table is checked
+ * exports) and the web page (labels, toggles). The detector table of server/detect/README.md is checked
  * against this list by a test, so a new code cannot ship undocumented.
  */
 export const FINDING_CODES = [

@@ -23,5 +23,5 @@ export const FORMAT_HINTS = {
 
 export type FormatHint = keyof typeof FORMAT_HINTS;
 
-/** The formats files are read in (README, "Fail closed"): what `formats_read` counts by. */
+/** The formats files are read in (server/scan/README.md, "Fail closed"): what `formats_read` counts by. */
 export const READ_FORMATS = ['transcript', 'stream-json', 'sse'] as const;

@@ -79,7 +79,7 @@ function analyseForScan(path: string, now: number, salvage: boolean): FileAnalys
 }
 
 export interface RunScanOptions {
-  /** Read the complete rows of damaged files instead of failing them (see README, "Salvage"). */
+  /** Read the complete rows of damaged files instead of failing them (see server/cli/README.md, "Salvage"). */
   salvage?: boolean;
   /** The time "recently modified" is measured from (tests pass their own). */
   now?: number;

@@ -31,7 +31,7 @@ async function openIndex(path: string | undefined) {
 const machineNote = (id: { machine: string; replaced: string | null }) =>
   id.replaced ? `note: this machine was named ${id.replaced} before; rows pushed under that name stay where they were pushed until deleted\n` : '';
 
-/** export-aggregates, import-aggregates and push: the team commands (README, "Team scale"). */
+/** export-aggregates, import-aggregates and push: the team commands (server/team/README.md). */
 export function addTeamCommands(program: Command): void {
   program
     .command('export-aggregates')

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { API_ERROR_CODES, API_ERRORS, type ApiErrorCode, isApiErrorCode } from '../../shared/api-errors';
 
 const root = join(import.meta.dirname, '../..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const readme = readFileSync(join(root, 'server/routes/README.md'), 'utf8');
 
 function serverSources(dir = join(root, 'server')): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -13,7 +13,7 @@ function serverSources(dir = join(root, 'server')): string[] {
 }
 
 describe('the API error codes: one list, documented, and the only codes sent', () => {
-  it("the README's error table is exactly shared/api-errors.ts, status by status", () => {
+  it("server/routes/README.md's error table is exactly shared/api-errors.ts, status by status", () => {
     const start = readme.indexOf('\n## API error codes\n');
     expect(start).toBeGreaterThan(-1);
     const section = readme.slice(start + 1).split('\n## ')[0]!;

@@ -1,29 +1,51 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 
-const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+const root = join(import.meta.dirname, '../..');
+const doc = (file: string) => readFileSync(join(root, file), 'utf8');
 
-/** First-column codes of the markdown table that follows a heading. */
-function tableCodes(heading: string): string[] {
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  expect(start, `README has a "## ${heading}" section`).toBeGreaterThan(-1);
-  const section = readme.slice(start + 1).split('\n## ')[0]!;
-  return [...section.matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((m) => m[1]!);
+/** The text of a `## heading` section of a Markdown file, up to the next `## `. */
+function docSection(file: string, heading: string): string {
+  const text = doc(file);
+  const start = text.indexOf(`\n## ${heading}\n`);
+  expect(start, `${file} has a "## ${heading}" section`).toBeGreaterThan(-1);
+  return text.slice(start + 1).split('\n## ')[0]!;
 }
 
-describe('README stays complete', () => {
-  it('documents every detector, and nothing that is not one', () => {
-    expect(tableCodes('Detectors').sort()).toEqual([...FINDING_CODES].sort());
+/** First-column codes of the markdown tables of a section. */
+function tableCodes(file: string, heading: string): string[] {
+  return [...docSection(file, heading).matchAll(/^\| `([a-z0-9_]+)` \|/gm)].map((m) => m[1]!);
+}
+
+describe('the README is a user document', () => {
+  const readme = doc('README.md');
+  it('is at most 300 lines', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
   });
-  it('documents every scan error code', () => {
-    expect(tableCodes('Fail closed').sort()).toEqual([...SCAN_ERROR_CODES].sort());
+  it('names every code in its table', () => {
+    const table = docSection('README.md', 'What it finds');
+    for (const code of FINDING_CODES) expect(table, code).toContain(`\`${code}\``);
+  });
+  it('points only at reference documents that exist', () => {
+    const named = [...docSection('README.md', 'Where to read more').matchAll(/`([\w/.-]+\.md)`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(5);
+    for (const file of named) expect(existsSync(join(root, file)), file).toBe(true);
   });
 });
 
-describe('README documents the API', () => {
+describe('the reference documents stay complete', () => {
+  it('server/detect/README.md documents every detector, and nothing that is not one', () => {
+    expect(tableCodes('server/detect/README.md', 'Detectors').sort()).toEqual([...FINDING_CODES].sort());
+  });
+  it('server/scan/README.md documents every scan error code', () => {
+    expect(tableCodes('server/scan/README.md', 'Fail closed').sort()).toEqual([...SCAN_ERROR_CODES].sort());
+  });
+});
+
+describe('server/routes/README.md documents the API', () => {
   it('lists every endpoint in its API table, and only those', async () => {
     const { buildApp } = await import('../../server/app');
     const { openDatabase } = await import('../../server/store/database');
@@ -33,9 +55,7 @@ describe('README documents the API', () => {
     const routes = (app as unknown as { routeList: string[] }).routeList.filter((r) => r.includes(' /api/')).sort();
     await app.close();
     db.close();
-    const start = readme.indexOf('\n## Dashboard and API\n');
-    expect(start).toBeGreaterThan(-1);
-    const section = readme.slice(start + 1).split('\n## ')[0]!;
+    const section = docSection('server/routes/README.md', 'Dashboard and API');
     const documented = [...section.matchAll(/^\| `((?:GET|POST|PATCH|PUT|DELETE) \/api\/[^`]*)` \|/gm)].map((m) => m[1]!).sort();
     expect(documented).toEqual(routes);
   });
