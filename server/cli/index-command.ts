@@ -1,7 +1,7 @@
 import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
-import type { IndexSummary } from '../index/index-roots';
-import { indexDatabase } from '../index-database';
+import { indexDatabase } from '../app/index-database';
+import type { IndexSummary } from '../index/index-folders';
 import type { Db } from '../store/database';
 import { addRoot, validateRootPath } from '../store/roots';
 import { stderrProgress } from './progress-bar';

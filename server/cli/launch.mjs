@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildCliBundle, newestMtime } from '../build-tools.mjs';
+import { buildCliBundle, newestMtime } from '../build/build-tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // TCF_CLI_BUNDLE_DIR (for tests) must be inside the checkout too: the bundle imports packages from node_modules.

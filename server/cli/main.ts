@@ -1,10 +1,10 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ServeError } from '../app/serve-error';
+import { toolVersion } from '../build/tool-version';
 import { InputError } from '../scan/walk-inputs';
-import { ServeError } from '../serve-error';
 import { describeDatabaseError } from '../store/database-errors';
 import { IndexBusyError } from '../store/index-lock';
 import { RootError } from '../store/roots';
-import { toolVersion } from '../tool-version';
 import { BadReportError } from './bad-report-error';
 import type { FilterOptions } from './cli-options';
 import { addTeamCommands } from './team-commands';
@@ -293,8 +293,8 @@ program
     ) => {
       // The server's modules (Fastify and its plugins, Vite) load only for this command, so the
       // other commands start fast.
-      const { ensureWebBuild } = await import('../web-build');
-      const { startServer } = await import('../serve');
+      const { ensureWebBuild } = await import('../build/web-build');
+      const { startServer } = await import('../app/serve');
       if (options.build) await ensureWebBuild((line) => process.stdout.write(line + '\n'));
       const server = await startServer({ ...options, dirs });
       const stop = () => void server.close().then(() => process.exit(0));

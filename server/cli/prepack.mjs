@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCliBundle } from '../build-tools.mjs';
+import { buildCliBundle } from '../build/build-tools.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const out = join(root, 'dist', 'cli');

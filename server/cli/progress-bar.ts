@@ -1,4 +1,4 @@
-import type { IndexProgress } from '../index/index-roots';
+import type { IndexProgress } from '../index/index-folders';
 
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '--:--';

@@ -45,7 +45,7 @@ export function addTeamCommands(program: Command): void {
         throw new InputError('--format takes one of ndjson, parquet');
       const { collectAggregates } = await import('../team/collect-aggregates');
       const { aggregatesToNdjson, formatOfName, writeAggregateFile } = await import('../team/aggregate-files');
-      const { toolVersion } = await import('../tool-version');
+      const { toolVersion } = await import('../build/tool-version');
       const format = (options.format ?? (options.out ? formatOfName(options.out) : 'ndjson')) as 'ndjson' | 'parquet';
       if (format === 'parquet' && !options.out) throw new InputError('Parquet needs --out <file>');
       const db = await openIndex(options.db);
@@ -107,7 +107,7 @@ export function addTeamCommands(program: Command): void {
       if (options.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.since)) throw new InputError('--since takes a UTC day, YYYY-MM-DD');
       const { clickHouseTarget, pushAggregates } = await import('../team/clickhouse');
       const { collectAggregates } = await import('../team/collect-aggregates');
-      const { toolVersion } = await import('../tool-version');
+      const { toolVersion } = await import('../build/tool-version');
       const target = await reported(async () => clickHouseTarget(options.clickhouse, options.table));
       const db = await openIndex(options.db);
       let collected: ReturnType<typeof collectAggregates>;

@@ -4,8 +4,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
-import { projectRoot } from '../project-root';
+import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, SERVER_BUNDLE_OPTIONS } from '../build/build-tools.mjs';
+import { projectRoot } from '../build/project-root';
 import { analyseForIndex, type IndexAnalysis } from './analyse-for-index';
 import { type AnalysedBatch, decodedBatch, type EncodedAnalyses, plainBatch } from './analysis-batch';
 

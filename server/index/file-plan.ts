@@ -1,5 +1,5 @@
 import { childPath } from '../scan/file-name-bytes';
-import type { FileJob, IndexRoot } from './index-store';
+import type { FileJob, IndexRoot } from './storage-port';
 
 /** Sizes below this (8 GiB) and plans below 2^20 files sort by one number per file (see sortLargestFirst). */
 const PACKED_SIZE_LIMIT = 2 ** 33;

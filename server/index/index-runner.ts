@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { IndexRunState } from '../../shared/api-schemas';
-import { type IndexProgress, type IndexSummary, indexRoots } from './index-roots';
-import { type IndexStore, isIndexBusy } from './index-store';
+import { type IndexProgress, type IndexSummary, indexRoots } from './index-folders';
+import { type IndexStore, isIndexBusy } from './storage-port';
 
 /** The server runs one index run at a time; another was asked for while one runs (or a CLI run holds the database). */
 export class IndexRunningError extends Error {
@@ -13,7 +13,7 @@ export class IndexRunningError extends Error {
 
 /**
  * Where the runner's index runs happen. The server's runs happen in a thread of their own, which
- * owns the writing connection (server/index-thread.ts), so no write of a run ever holds the event
+ * owns the writing connection (server/app/index-thread.ts), so no write of a run ever holds the event
  * loop that answers requests; an `IndexStore` given instead runs them on this thread (tests, and a
  * database in memory, which no other thread can open).
  */

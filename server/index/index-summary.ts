@@ -1,5 +1,5 @@
 import type { IndexAnalysis } from './analyse-for-index';
-import type { FileJob, IndexFailure } from './index-store';
+import type { FileJob, IndexFailure } from './storage-port';
 
 export interface IndexProgress {
   phase: 'walking' | 'indexing' | 'finishing' | 'done';

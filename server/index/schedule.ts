@@ -2,8 +2,8 @@ import type { IndexAnalysis } from './analyse-for-index';
 import type { AnalysedBatch } from './analysis-batch';
 import type { Analyser } from './analysis-pool';
 import type { FilePlan } from './file-plan';
-import type { FileJob } from './index-store';
-import { SLICE_MS, yieldSoon } from './plan-root';
+import { SLICE_MS, yieldSoon } from './plan-folder';
+import type { FileJob } from './storage-port';
 
 const BATCH_BYTES = 2 * 1024 * 1024;
 /**

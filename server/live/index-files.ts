@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { analyseForIndex, type IndexAnalysis } from '../index/analyse-for-index';
 import { fileFingerprint } from '../index/file-fingerprint';
-import type { FileJob } from '../index/index-store';
+import type { FileJob } from '../index/storage-port';
 import { childPath, fsPath } from '../scan/file-name-bytes';
 import { OpenError, type OpenProblem } from '../scan/safe-open';
 import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';

@@ -1,5 +1,6 @@
 import type { VerdictCard } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL } from './team-database';
 
@@ -17,8 +18,6 @@ function prepare(db: Db) {
       GROUP BY 1, 2`);
   return { version: statement('version'), day: statement('day') };
 }
-
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 /** Total variation distance between two mixes (shares of their own totals); 0 when either is empty. */
 export function mixDistance(a: Mix, b: Mix): number {
@@ -46,8 +45,7 @@ const describe = (mix: Mix) => {
  * version is not blamed for a setting. Cards are changed in place; insufficient cards are left alone.
  */
 export function addCoincidences(db: Db, cards: VerdictCard[], filters: RateFilters): void {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const params = filterParams(filters);
   for (const card of cards) {
     if (card.strength === 'insufficient' || card.last_good === null || card.first_bad === null) continue;

@@ -1,5 +1,6 @@
 import { type Denominators, FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from './get-rates';
 import { SESSION_CAP } from './get-regressions';
 
@@ -37,8 +38,6 @@ function prepare(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
 export interface AggregateCellFact extends Denominators {
   /** Harness-written messages: in no denominator, carried so a team database reports them as the local index does. */
   synthetic_messages: number;
@@ -62,8 +61,7 @@ export interface AggregateFacts {
  * that has findings but no denominators (none today) is kept with zero denominators.
  */
 export function getAggregateFacts(db: Db): AggregateFacts {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const cells = new Map<string, AggregateCellFact>();
   const keyOf = (r: { day: string; version: string; model: string; sidechain: number }) => `${r.day}\u0000${r.version}\u0000${r.model}\u0000${r.sidechain}`;
   const cellOf = (r: { day: string; version: string; model: string; sidechain: number }) => {

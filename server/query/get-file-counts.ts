@@ -1,4 +1,5 @@
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 
 export interface FileCounts {
   /** Files read (a reader recognised them, not empty), by format: transcript, stream-json, sse. */
@@ -26,12 +27,9 @@ function prepare(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
 /** Files read per format, empty files, and files refused per code (issue 37), over the chosen folders. */
 export function getFileCounts(db: Db, roots: string | null): FileCounts {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   return {
     files_by_format: Object.fromEntries(st.formats.all({ roots }).map((r) => [r.format, r.n])),
     files_empty: st.empty.get({ roots })!.n,

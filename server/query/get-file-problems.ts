@@ -1,8 +1,7 @@
 import type { FileProblem, FileUnknownRows } from '../../shared/api-schemas';
 import { FORMAT_HINTS } from '../../shared/format-hints';
 import type { Db } from '../store/database';
-
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+import { prepared } from '../store/prepared';
 
 function prepare(db: Db) {
   return db.prepare<
@@ -19,8 +18,7 @@ function prepare(db: Db) {
 
 /** Files that failed or are still being written, so nothing fails silently; or (status gone) the transcripts deleted on disk whose metadata is kept. */
 export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'problems' | 'gone', folderIds?: number[]): FileProblem[] {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const statuses = status === 'problems' ? ['failed', 'in_progress'] : [status];
   // indexed_ms: UTC milliseconds (migration 015), shown as the ISO timestamp it replaced.
   return st
@@ -34,8 +32,6 @@ export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'prob
       format_hint: format_hint !== null && Object.hasOwn(FORMAT_HINTS, format_hint) ? format_hint : null,
     }));
 }
-
-const unknownCache = new WeakMap<Db, ReturnType<typeof prepareUnknown>>();
 
 function prepareUnknown(db: Db) {
   return {
@@ -57,8 +53,7 @@ export const UNKNOWN_ROWS_LIMIT = 500;
 
 /** Files read that hold rows of unknown types (by name, summed over versions), most such rows first; and the empty files' count. */
 export function getFileUnknownRows(db: Db, folderIds?: number[]): { unknown_rows: FileUnknownRows[]; files_empty: number } {
-  let st = unknownCache.get(db);
-  if (!st) unknownCache.set(db, (st = prepareUnknown(db)));
+  const st = prepared(db, prepareUnknown);
   const roots = folderIds?.length ? JSON.stringify(folderIds) : null;
   const rows = st.rows.all({ roots }).map(({ types, ...r }) => {
     const byName = new Map<string, number>();

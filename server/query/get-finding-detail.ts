@@ -2,6 +2,7 @@ import type { FindingDetail, FindingLink, StripRow } from '../../shared/api-sche
 import { pathUnderRoot, readRowWindow } from '../scan/read-row-window';
 import type { Db } from '../store/database';
 import { findingId, parseFindingId } from '../store/finding-id';
+import { prepared } from '../store/prepared';
 import { type FindingRow, toFinding } from './get-findings';
 
 export const DEFAULT_CONTEXT = 15;
@@ -30,10 +31,8 @@ function prepare(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 function statements(db: Db) {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   return st;
 }
 

@@ -1,6 +1,7 @@
 import type { Finding, FindingsResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
 import { findingId } from '../store/finding-id';
+import { prepared } from '../store/prepared';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 export interface FindingsPage {
@@ -52,8 +53,6 @@ function prepare(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
 export function encodeCursor(day: string, id: number): string {
   return Buffer.from(JSON.stringify([day, id])).toString('base64url');
 }
@@ -94,8 +93,7 @@ export function toFinding(r: FindingRow): Finding {
 
 /** One page of findings (every copy, counted or not), sorted by day, with a cursor for the next. */
 export function getFindings(db: Db, filters: RateFilters, page: FindingsPage): FindingsResponse {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const params = filterParams(filters);
   const [afterDay, afterId] = page.cursor ? decodeCursor(page.cursor) : [null, null];
   const statement = page.sort === 'day_asc' ? st.ascending : st.descending;

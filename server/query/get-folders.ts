@@ -1,13 +1,12 @@
 import type { Folder } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 
 type FolderRow = Omit<Folder, 'gone_oldest_day' | 'cleanup_note' | 'removed_at'> & {
   gone_oldest_ms: number | null;
   oldest_on_disk_ms: number | null;
   removed_ms: number | null;
 };
-
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 const DAY_MS = 86_400_000;
 /** Claude Code's default cleanupPeriodDays, and how close to it a folder's oldest transcript must be for the page to explain it. */
@@ -37,23 +36,19 @@ function prepare(db: Db) {
     GROUP BY r.id ORDER BY r.id`);
 }
 
-const exists = new WeakMap<Db, ReturnType<typeof prepareExists>>();
-
 function prepareExists(db: Db) {
   return db.prepare<[number], 1>('SELECT 1 FROM roots WHERE id = ?').pluck();
 }
 
 /** Whether a folder (the store's root) with this id was added. */
 export function folderExists(db: Db, id: number): boolean {
-  let st = exists.get(db);
-  if (!st) exists.set(db, (st = prepareExists(db)));
+  const st = prepared(db, prepareExists);
   return st.get(id) !== undefined;
 }
 
 /** The owner's folders (the store's roots), with their absolute paths (this is the one place a path is shown). */
 export function getFolders(db: Db): Folder[] {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const now = Date.now();
   return st.all().map(({ gone_oldest_ms, oldest_on_disk_ms, removed_ms, ...r }) => ({
     ...r,

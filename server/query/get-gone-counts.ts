@@ -1,4 +1,5 @@
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 
 function prepare(db: Db) {
@@ -9,11 +10,8 @@ function prepare(db: Db) {
       AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))`);
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
 /** Counted findings whose transcript is no longer on disk (issue 27): the evidence report says how many. */
 export function countFindingsFromGoneFiles(db: Db, filters: RateFilters = {}): number {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   return st.get(filterParams(filters))!.n;
 }

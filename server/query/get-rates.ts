@@ -3,6 +3,7 @@ import { type Denominators, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode
 import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-database';
 
@@ -51,14 +52,14 @@ function prepare(db: Db, dimension: RateDimension) {
   };
 }
 
-const cache = new WeakMap<Db, Map<RateDimension, ReturnType<typeof prepare>>>();
+/** One builder per dimension: `prepared` keys its cache by the builder. */
+const PREPARE_BY_DIMENSION = Object.fromEntries((Object.keys(KEY_SQL) as RateDimension[]).map((d) => [d, (db: Db) => prepare(db, d)])) as Record<
+  RateDimension,
+  (db: Db) => ReturnType<typeof prepare>
+>;
 
 function statements(db: Db, dimension: RateDimension) {
-  let byDim = cache.get(db);
-  if (!byDim) cache.set(db, (byDim = new Map()));
-  let st = byDim.get(dimension);
-  if (!st) byDim.set(dimension, (st = prepare(db, dimension)));
-  return st;
+  return prepared(db, PREPARE_BY_DIMENSION[dimension]);
 }
 
 /** The codes a filter selects, in registry order. */

@@ -4,6 +4,7 @@ import { opportunityWords } from '../../shared/opportunity-words';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { addCoincidences } from './card-confounds';
 import { notMeasurableText, opportunityLabel } from './format-rate';
 import { getRates, type RateRow, selectedCodes, sideFigures } from './get-rates';
@@ -249,12 +250,11 @@ function prepareSessionCounts(db: Db, dimension: 'version' | 'day') {
     GROUP BY 1, 2, 3`);
 }
 
-const sessionStatements = new WeakMap<Db, { version: ReturnType<typeof prepareSessionCounts>; day: ReturnType<typeof prepareSessionCounts> }>();
+const prepareCardStatements = (db: Db) => ({ version: prepareSessionCounts(db, 'version'), day: prepareSessionCounts(db, 'day') });
 
 /** Per key (version or day) and code: capped findings, raw events, the sessions holding them, and the code's opportunities. */
 function cardCells(db: Db, dimension: 'version' | 'day', rows: RateRow[], filters: RateFilters): Map<string, CardCell[]> {
-  let st = sessionStatements.get(db);
-  if (!st) sessionStatements.set(db, (st = { version: prepareSessionCounts(db, 'version'), day: prepareSessionCounts(db, 'day') }));
+  const st = prepared(db, prepareCardStatements);
   const perKey = new Map<string, { k: number; events: number; files: Set<number>; teamSessions: number }>();
   for (const r of st[dimension].all(filterParams(filters))) {
     const id = `${r.key}\u0000${r.code}`;

@@ -1,10 +1,9 @@
 import { SESSION_ENDS, type SessionEnd, type SessionEndsResponse, type SessionEndsRow } from '../../shared/session-ends';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 
 export type SessionEndDimension = 'version' | 'model' | 'day';
-
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 /** Transcripts read whole (status ok) with a class, counted per file: one file is one session (or one subagent's run). */
 function prepare(db: Db) {
@@ -22,8 +21,7 @@ function prepare(db: Db) {
 
 /** How sessions end, per version (ordered as versions are), model or day. */
 export function getSessionEnds(db: Db, dimension: SessionEndDimension, filters: { folderIds?: number[]; sidechain?: boolean }): SessionEndsResponse {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const rows = new Map<string | null, { key: string | null; sessions: number; ends: SessionEndsRow['ends'] }>();
   const params = {
     roots: filters.folderIds?.length ? JSON.stringify(filters.folderIds) : null,

@@ -2,6 +2,7 @@ import type { SessionResponse } from '../../shared/api-schemas';
 import { pathUnderRoot, readAllRowMetadata } from '../scan/read-row-window';
 import type { RowMeta } from '../scan/row-metadata';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { linkOf } from './get-finding-detail';
 import type { FindingRow } from './get-findings';
 
@@ -36,8 +37,6 @@ function prepare(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
 const MARKS: Partial<Record<string, SessionResponse['rows'][number]['marks'][number]['kind']>> = {
   compact_boundary: 'compaction',
   microcompact_boundary: 'compaction',
@@ -71,8 +70,7 @@ const ms = (t: number | null) => t ?? Number.NaN;
  * the marks where those happened, and the session's findings.
  */
 export function getSession(db: Db, sessionHash: string): SessionResponse | null {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const files = st.files.all({ session_hash: sessionHash });
   if (files.length === 0) return null;
   // A file whose every model message is in a file listed before it is a copy (Claude Code's

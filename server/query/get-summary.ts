@@ -1,5 +1,6 @@
 import type { SummaryResponse } from '../../shared/api-schemas';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { getFileCounts } from './get-file-counts';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
@@ -34,12 +35,9 @@ function prepare(db: Db) {
   };
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
 /** Headline figures: files by status, folders, deduplicated denominators, findings per code with rates. */
 export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const params = filterParams(filters);
   const files = new Map(st.files.all({ roots: params.roots }).map((r) => [r.status, r.n]));
   const roots = st.roots.get({ roots: params.roots })!;

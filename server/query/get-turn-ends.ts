@@ -10,6 +10,7 @@ import {
 import { UNKNOWN } from '../../shared/unknown';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 
 export interface TurnEndFilters {
   folderIds?: number[];
@@ -41,14 +42,11 @@ function prepare(db: Db) {
   return Object.fromEntries(Object.entries(COLUMNS).map(([d, column]) => [d, statement(column)])) as Record<TurnEndDimension, ReturnType<typeof statement>>;
 }
 
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
-
 const zeros = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
 /** How turns end (every turn, or each session's last), per version (ordered as versions are), model, day or effort, with rates per 1,000 turn ends. */
 export function getTurnEnds(db: Db, dimension: TurnEndDimension, filters: TurnEndFilters = {}): TurnEndsResponse {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const params = {
     roots: filters.folderIds?.length ? JSON.stringify(filters.folderIds) : null,
     sidechain: filters.sidechain === undefined ? null : filters.sidechain ? 1 : 0,

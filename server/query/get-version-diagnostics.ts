@@ -1,8 +1,7 @@
 import type { VersionDiagnostic } from '../../shared/api-schemas';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
-
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
+import { prepared } from '../store/prepared';
 
 function prepare(db: Db) {
   return db.prepare<
@@ -28,8 +27,7 @@ const sorted = (m: Map<string, number>) => [...m].map(([type, count]) => ({ type
  * tool_use rows stopped writing text to transcripts, and leak detection undercounts there.
  */
 export function getVersionDiagnostics(db: Db, folderIds?: number[]): VersionDiagnostic[] {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   const byVersion = new Map<string, { text: number; tool: number; rows: Map<string, number>; blocks: Map<string, number> }>();
   for (const r of st.all({ roots: folderIds?.length ? JSON.stringify(folderIds) : null })) {
     let v = byVersion.get(r.version);

@@ -1,9 +1,8 @@
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL } from './team-database';
-
-const cache = new WeakMap<Db, ReturnType<typeof prepare>>();
 
 function prepare(db: Db) {
   return db.prepare<FilterParams, { version: string; first_day: string }>(`
@@ -15,7 +14,6 @@ function prepare(db: Db) {
 
 /** The first day each Claude Code version was seen, for markers on the timeline. */
 export function getVersionMarkers(db: Db, filters: RateFilters = {}): Array<{ version: string; first_day: string }> {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepare(db)));
+  const st = prepared(db, prepare);
   return st.all(filterParams(filters)).sort((a, b) => compareVersions(a.version, b.version));
 }

@@ -1,6 +1,7 @@
 import type { VersionEffortRow, VersionModelRow } from '../../shared/api-schemas';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 import { codeRate, DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators, selectedCodes } from './get-rates';
 import { cellFilterSql, type FilterParams, filterParams, type RateFilters } from './rate-filters';
 import { DENOMINATOR_ROWS_SQL, FINDING_COUNT_ROWS_SQL } from './team-database';
@@ -24,14 +25,11 @@ function prepare(db: Db, second: Second) {
   };
 }
 
-const cache = new WeakMap<Db, Map<Second, ReturnType<typeof prepare>>>();
+const prepareModel = (db: Db) => prepare(db, 'model');
+const prepareEffort = (db: Db) => prepare(db, 'effort');
 
 function statements(db: Db, second: Second) {
-  let bySecond = cache.get(db);
-  if (!bySecond) cache.set(db, (bySecond = new Map()));
-  let st = bySecond.get(second);
-  if (!st) bySecond.set(second, (st = prepare(db, second)));
-  return st;
+  return prepared(db, second === 'model' ? prepareModel : prepareEffort);
 }
 
 /** Rates for every version × effort pair, for the effort breakdown on the Versions page. */

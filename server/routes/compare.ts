@@ -1,6 +1,6 @@
 import { CompareQuery, CompareResponse, ErrorBody } from '../../shared/api-schemas';
+import { httpError } from '../http/http-error';
 import { BadSideError, getComparison } from '../query/get-comparison';
-import { httpError } from './http-error';
 import { parseFilters } from './parse-filters';
 import type { App, RouteContext } from './types';
 

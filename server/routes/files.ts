@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { ErrorBody, FileIdParams, FilesQuery, FilesResponse, ForgetBody, ForgetResponse } from '../../shared/api-schemas';
+import { httpError } from '../http/http-error';
 import { getFileProblems, getFileUnknownRows } from '../query/get-file-problems';
 import { folderExists } from '../query/get-folders';
 import { forgetFiles, forgetPreview } from '../store/forget';
-import { httpError } from './http-error';
 import { folderIds } from './parse-filters';
 import type { App, RouteContext } from './types';
 

@@ -1,7 +1,7 @@
 import { ErrorBody, FindingDetail, FindingDetailQuery, FindingIdParams, FindingsQuery, FindingsResponse } from '../../shared/api-schemas';
+import { httpError } from '../http/http-error';
 import { DEFAULT_CONTEXT, getFindingDetail } from '../query/get-finding-detail';
 import { BadCursorError, getFindings } from '../query/get-findings';
-import { httpError } from './http-error';
 import { parseFilters } from './parse-filters';
 import type { App, RouteContext } from './types';
 

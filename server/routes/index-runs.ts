@@ -1,7 +1,7 @@
 import { ErrorBody, IndexRunState, StartIndexRunBody } from '../../shared/api-schemas';
+import { httpError } from '../http/http-error';
 import { IndexRunningError } from '../index/index-runner';
 import { folderExists } from '../query/get-folders';
-import { httpError } from './http-error';
 import type { App, RouteContext } from './types';
 
 /** The index run, as the page starts and watches it: one at a time per server. */

@@ -1,6 +1,6 @@
 import { ErrorBody, SessionParams, SessionResponse } from '../../shared/api-schemas';
+import { httpError } from '../http/http-error';
 import { getSession } from '../query/get-session';
-import { httpError } from './http-error';
 import type { App, RouteContext } from './types';
 
 /** GET /api/sessions/:hash: one session's files (rows), their turns and findings. Not cached: small, and read per page view. */

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { projectRoot } from '../project-root';
+import { projectRoot } from '../build/project-root';
 import { DatabaseError, describeDatabaseError, isSqliteCode } from './database-errors';
 import { registerPathHash } from './path-hash';
 

@@ -1,4 +1,4 @@
-import type { KnownFile } from '../index/index-store';
+import type { KnownFile } from '../index/storage-port';
 import type { Db } from './database';
 
 /** A file's row as the planner reads it: the index states the shape it needs, the store reads exactly that. */

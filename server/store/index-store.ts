@@ -1,6 +1,6 @@
 import { safeTimestamp } from '../../shared/metadata-patterns';
 import type { IndexAnalysis, MessageCell } from '../index/analyse-for-index';
-import type { FailedEntry, FileJob, IndexFailure, IndexStore, KnownFile } from '../index/index-store';
+import type { FailedEntry, FileJob, IndexFailure, IndexStore, KnownFile } from '../index/storage-port';
 import { type Db, describeDatabaseError } from './database';
 import { rebuildDenominatorsOffThread } from './denominators-off-thread';
 import { acquireIndexLock, tryAcquireIndexLock } from './index-lock';
@@ -271,7 +271,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
   return true;
 }
 
-/** The SQLite implementation of what an index run needs from storage (server/index/index-store.ts). */
+/** The SQLite implementation of what an index run needs from storage (server/index/storage-port.ts). */
 export function sqliteIndexStore(db: Db): IndexStore {
   const st = prepareIndexStatements(db);
   const failuresOfRoot = db.prepare<[number], { file: string; code: string; line: number | null; hint: string | null }>(

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from './database';
+import type Database from 'better-sqlite3';
 
 /**
  * The key the files table's unique index finds a file by (migration 016): the first 64 bits of
@@ -11,6 +11,6 @@ export function pathHash(relPath: string): bigint {
 }
 
 /** Registers `path_hash(text)` on a connection that writes files' rows (the upsert and migration 016 call it). */
-export function registerPathHash(db: Db): void {
+export function registerPathHash(db: Database.Database): void {
   db.function('path_hash', { deterministic: true }, (relPath: unknown) => pathHash(String(relPath)));
 }

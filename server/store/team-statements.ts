@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Db } from './database';
+import { prepared } from './prepared';
 
 /**
  * Where `import-aggregates` writes unless `--db` says otherwise: a database of its own beside the
@@ -66,10 +67,6 @@ export function prepareTeamStatements(db: Db) {
 
 export type TeamStatements = ReturnType<typeof prepareTeamStatements>;
 
-const cache = new WeakMap<Db, TeamStatements>();
-
 export function teamStatements(db: Db): TeamStatements {
-  let st = cache.get(db);
-  if (!st) cache.set(db, (st = prepareTeamStatements(db)));
-  return st;
+  return prepared(db, prepareTeamStatements);
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app';
+import { buildApp } from '../../server/app/build-app';
 import { openDatabase } from '../../server/store/database';
 import { API_ERRORS, type ApiErrorCode } from '../../shared/api-errors';
 import { ErrorBody } from '../../shared/api-schemas';

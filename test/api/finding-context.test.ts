@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { type TestApp, testApp } from '../support/api-app';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { startServer } from '../../server/serve';
+import { startServer } from '../../server/app/serve';
 import type { IndexRunState } from '../../shared/api-schemas';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-sse-'));

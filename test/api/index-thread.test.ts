@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../server/app';
+import { buildApp } from '../../server/app/build-app';
 import { type Db, openDatabase } from '../../server/store/database';
 import { tinyAssistantRow } from '../support/tiny-transcript';
 

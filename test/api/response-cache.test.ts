@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { type TestApp, testApp } from '../support/api-app';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 
 // Two complete rows on one line (a Claude Code writer bug after an unclean shutdown), then a good turn.

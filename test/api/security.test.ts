@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ServeError, startServer } from '../../server/serve';
+import { ServeError, startServer } from '../../server/app/serve';
 import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 import { fixturesRoot } from '../support/detector-fixtures';
 

@@ -10,8 +10,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync,
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/app/index-database';
 import { indexForHook } from '../../server/cli/hook-command';
-import { indexDatabase } from '../../server/index-database';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { sessionRows } from '../support/session-transcripts';

@@ -8,11 +8,11 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { generateRealScaleCorpus } from '../../fixtures/real-scale-corpus';
-import { indexDatabase } from '../../server/index-database';
-import { startServer } from '../../server/serve';
+import { indexDatabase } from '../../server/app/index-database';
+import { startServer } from '../../server/app/serve';
+import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
-import { ensureWebBuild, WEB_DIST } from '../../server/web-build';
 import { launchChromium } from '../support/browser';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

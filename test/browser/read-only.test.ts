@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { ensureWebBuild } from '../../server/web-build';
+import { ensureWebBuild } from '../../server/build/web-build';
 import { READ_ONLY_OFF } from '../../shared/read-only';
 import { READ_ONLY_FOLDER_MODE, readerBlocked, startServeAsReader } from '../reliability/support/read-only-server';
 import type { Child } from '../reliability/support/spawn';

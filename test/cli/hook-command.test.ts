@@ -3,8 +3,8 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../server/app/serve';
 import { HOOK_MESSAGE_MAX, hookSentence, hookSettingsSnippet, runHook } from '../../server/cli/hook-command';
-import { startServer } from '../../server/serve';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { SESSION_ENDS, type SessionEnd } from '../../shared/session-ends';
 import { newCanary } from '../support/canary-transcripts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { newestMtime } from '../../server/build-tools.mjs';
+import { newestMtime } from '../../server/build/build-tools.mjs';
 import { fixturesRoot } from '../support/detector-fixtures';
 
 const root = join(import.meta.dirname, '../..');
@@ -56,7 +56,7 @@ describe('the CLI launcher (npm run cli, npm start)', () => {
     // Large enough for the index to use worker threads (the bundled analyse-worker.mjs).
     generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 5, sessions: 600, canary: 'LAUNCHCANARY' });
     const projects = join(tmp, 'corpus/projects');
-    expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/index/index-roots.ts
+    expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/index/index-folders.ts
     // The pool must find the bundled worker beside its own chunk (import.meta.url), not bundle one from source:
     // with the temporary folder a plain file, building one (mkdtemp under it) would fail the run.
     const notAFolder = join(tmp, 'tmpdir-is-a-file');

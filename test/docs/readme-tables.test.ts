@@ -47,7 +47,7 @@ describe('the reference documents stay complete', () => {
 
 describe('server/routes/README.md documents the API', () => {
   it('lists every endpoint in its API table, and only those', async () => {
-    const { buildApp } = await import('../../server/app');
+    const { buildApp } = await import('../../server/app/build-app');
     const { openDatabase } = await import('../../server/store/database');
     const db = openDatabase(':memory:');
     const app = await buildApp({ db, token: 't', allowedHosts: [] });

@@ -9,9 +9,9 @@ import type { IndexAnalysis } from '../../server/index/analyse-for-index';
 import { type AnalysedBatch, decodedBatch, encodeAnalyses, plainBatch } from '../../server/index/analysis-batch';
 import type { Analyser } from '../../server/index/analysis-pool';
 import { FilePlan } from '../../server/index/file-plan';
-import { analysisThreads } from '../../server/index/index-roots';
-import type { FileJob, IndexRoot } from '../../server/index/index-store';
+import { analysisThreads } from '../../server/index/index-folders';
 import { analyseAndWrite } from '../../server/index/schedule';
+import type { FileJob, IndexRoot } from '../../server/index/storage-port';
 import { childPath } from '../../server/scan/file-name-bytes';
 
 const ok = (n: number): IndexAnalysis =>

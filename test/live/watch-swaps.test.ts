@@ -3,9 +3,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { indexDatabase } from '../../server/app/index-database';
 import { IndexRunner } from '../../server/index/index-runner';
-import { indexDatabase } from '../../server/index-database';
-import { RootWatcher } from '../../server/live/watch-roots';
+import { RootWatcher } from '../../server/live/watch-folders';
 import { type Db, openDatabase } from '../../server/store/database';
 import { sqliteIndexStore } from '../../server/store/index-store';
 import { addRoot } from '../../server/store/roots';

@@ -2,9 +2,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/index-database';
-import type { LiveUpdate } from '../../server/live/watch-roots';
-import { startServer } from '../../server/serve';
+import { indexDatabase } from '../../server/app/index-database';
+import { startServer } from '../../server/app/serve';
+import type { LiveUpdate } from '../../server/live/watch-folders';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { newCanary } from '../support/canary-transcripts';

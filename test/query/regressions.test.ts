@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { formatCodeFigure, formatCoverage, formatRateWithInterval } from '../../server/query/format-rate';
 import { getComparison } from '../../server/query/get-comparison';
 import type { RateRow } from '../../server/query/get-rates';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { getComparison } from '../../server/query/get-comparison';
 import { buildCards, getRegressions, MIN_OPPORTUNITIES, SESSION_CAP } from '../../server/query/get-regressions';
 import { openDatabase } from '../../server/store/database';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { startServer } from '../../server/serve';
+import { startServer } from '../../server/app/serve';
 import { runCli } from '../support/run-cli';
 import { finishedIndex } from './support/finished-index';
 import { READ_ONLY_FOLDER_MODE, readerBlocked, serveCommandAsReader, startServeAsReader } from './support/read-only-server';

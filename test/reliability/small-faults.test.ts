@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { buildApp } from '../../server/app';
+import { buildApp } from '../../server/app/build-app';
 import { HOST, type TestApp, TOKEN, testApp } from '../support/api-app';
 import { runCli } from '../support/run-cli';
 

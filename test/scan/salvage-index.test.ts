@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { fixturesRoot } from '../support/detector-fixtures';

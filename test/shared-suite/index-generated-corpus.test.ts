@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { countOf, getRates } from '../../server/query/get-rates';
 import { getSummary } from '../../server/query/get-summary';
 import { type Db, openDatabase } from '../../server/store/database';

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { getRates } from '../../server/query/get-rates';
 import { getRegressions } from '../../server/query/get-regressions';
 import { type Db, openDatabase } from '../../server/store/database';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { type Db, openDatabase } from '../../server/store/database';
 import { forgetFiles } from '../../server/store/forget';
 import { addRoot } from '../../server/store/roots';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../server/project-root';
+import { projectRoot } from '../../server/build/project-root';
 import { openDatabase } from '../../server/store/database';
 import { registerPathHash } from '../../server/store/path-hash';
 

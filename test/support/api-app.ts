@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../../server/app';
-import { indexDatabase } from '../../server/index-database';
+import { buildApp } from '../../server/app/build-app';
+import { indexDatabase } from '../../server/app/index-database';
 import type { App } from '../../server/routes/types';
 import { type Db, openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { getRates } from '../../server/query/get-rates';
 import { getVerdictCards } from '../../server/query/get-regressions';
 import { type Db, openDatabase } from '../../server/store/database';

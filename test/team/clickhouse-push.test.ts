@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoTruth, generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/index-database';
+import { indexDatabase } from '../../server/app/index-database';
 import { getRates } from '../../server/query/get-rates';
 import { type Db, openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';

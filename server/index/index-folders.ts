@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 import type { IndexAnalysis } from './analyse-for-index';
 import { type Analyser, inlineAnalyser, workerAnalyser } from './analysis-pool';
 import { FilePlan } from './file-plan';
-import type { FileJob, IndexBusy, IndexLock, IndexStore } from './index-store';
 import { countWrittenFile, emptySummary, type IndexProgress, type IndexSummary } from './index-summary';
-import { planRoot, yieldSoon } from './plan-root';
+import { planRoot, yieldSoon } from './plan-folder';
 import { analyseAndWrite } from './schedule';
+import type { FileJob, IndexBusy, IndexLock, IndexStore } from './storage-port';
 
 export type { IndexProgress, IndexSummary } from './index-summary';
 

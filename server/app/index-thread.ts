@@ -3,20 +3,27 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, INDEX_THREAD_BUNDLE, INDEX_THREAD_SOURCE, newestMtime, SERVER_BUNDLE_OPTIONS } from './build-tools.mjs';
-import type { IndexOptions, IndexSummary } from './index/index-roots';
-import { type IndexRunBackend, sameThreadBackend } from './index/index-runner';
-import type { IndexBusy } from './index/index-store';
+import {
+  ANALYSE_WORKER_BUNDLE,
+  ANALYSE_WORKER_SOURCE,
+  INDEX_THREAD_BUNDLE,
+  INDEX_THREAD_SOURCE,
+  newestMtime,
+  SERVER_BUNDLE_OPTIONS,
+} from '../build/build-tools.mjs';
+import { projectRoot } from '../build/project-root';
+import type { IndexOptions, IndexSummary } from '../index/index-folders';
+import { type IndexRunBackend, sameThreadBackend } from '../index/index-runner';
+import type { IndexBusy } from '../index/storage-port';
+import type { Db } from '../store/database';
+import { DatabaseError } from '../store/database-errors';
+import { sqliteIndexStore } from '../store/index-store';
 import { indexDatabase } from './index-database';
 import type { IndexThreadData, IndexThreadMessage } from './index-thread-worker';
-import { projectRoot } from './project-root';
-import type { Db } from './store/database';
-import { DatabaseError } from './store/database-errors';
-import { sqliteIndexStore } from './store/index-store';
 
 /**
  * Composition: the server's index runs, each in a thread of its own that opens its own connection
- * and runs the whole run there (server/index-thread-worker.ts): walk, plan, the analysis pool, every
+ * and runs the whole run there (server/app/index-thread-worker.ts): walk, plan, the analysis pool, every
  * write, the closing transaction and a final WAL checkpoint. The event loop that answers requests
  * only hears progress and the summary. Why the whole run and not a writer thread behind the
  * IndexStore interface: see server/index/README.md ("The server's index thread").

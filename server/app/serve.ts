@@ -2,18 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, utimesSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
-import { READ_ONLY_OFF, READ_ONLY_REASONS, type ReadOnlyReason } from '../shared/read-only';
-import { buildApp } from './app';
-import { IndexRunner } from './index/index-runner';
+import { READ_ONLY_OFF, READ_ONLY_REASONS, type ReadOnlyReason } from '../../shared/read-only';
+import { projectRoot } from '../build/project-root';
+import { toolVersion } from '../build/tool-version';
+import { IndexRunner } from '../index/index-runner';
+import { RootWatcher } from '../live/watch-folders';
+import { type Db, openDatabase, openDatabaseQueryOnly, openDatabaseReadOnly } from '../store/database';
+import { defaultDbPath, demoDbPath } from '../store/default-db-path';
+import { addRoot, removeRootsExcept } from '../store/roots';
+import { buildApp } from './build-app';
 import { indexInThread, serverIndexRuns } from './index-thread';
-import { RootWatcher } from './live/watch-roots';
-import { projectRoot } from './project-root';
 import { ServeError } from './serve-error';
 import { databaseWriteProblem, followReadOnlyIndex } from './serve-read-only';
-import { type Db, openDatabase, openDatabaseQueryOnly, openDatabaseReadOnly } from './store/database';
-import { defaultDbPath, demoDbPath } from './store/default-db-path';
-import { addRoot, removeRootsExcept } from './store/roots';
-import { toolVersion } from './tool-version';
 
 export { ServeError, toolVersion };
 

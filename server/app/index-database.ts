@@ -1,6 +1,6 @@
-import { type IndexOptions, type IndexSummary, indexRoots } from './index/index-roots';
-import type { Db } from './store/database';
-import { sqliteIndexStore } from './store/index-store';
+import { type IndexOptions, type IndexSummary, indexRoots } from '../index/index-folders';
+import type { Db } from '../store/database';
+import { sqliteIndexStore } from '../store/index-store';
 
 /**
  * Composition: an index run over a database (the CLI's `index`, the server's start-up index, tests).

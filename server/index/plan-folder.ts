@@ -4,8 +4,8 @@ import { OpenError, openRegularFile } from '../scan/safe-open';
 import { type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
 import { fingerprintOpenFile } from './file-fingerprint';
 import type { FilePlan } from './file-plan';
-import type { IndexRoot, IndexStore, KnownFile } from './index-store';
 import type { IndexSummary } from './index-summary';
+import type { IndexRoot, IndexStore, KnownFile } from './storage-port';
 
 /**
  * Longest stretch of synchronous work between two yields to the event loop. 10 ms, not 20: with a

@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { ReadOnlyReason } from '../shared/read-only';
-import type { Db } from './store/database';
+import type { ReadOnlyReason } from '../../shared/read-only';
+import type { Db } from '../store/database';
 
 type WriteProblem = Exclude<ReadOnlyReason, 'requested'>;
 

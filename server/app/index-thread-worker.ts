@@ -1,10 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { type IndexOptions, indexRoots } from './index/index-roots';
-import { isIndexBusy } from './index/index-store';
-import { describeDatabaseError, openDatabase } from './store/database';
-import { sqliteIndexStore } from './store/index-store';
+import { type IndexOptions, indexRoots } from '../index/index-folders';
+import { isIndexBusy } from '../index/storage-port';
+import { describeDatabaseError, openDatabase } from '../store/database';
+import { sqliteIndexStore } from '../store/index-store';
 
-/** What the server's index thread is asked (server/index-thread.ts). */
+/** What the server's index thread is asked (server/app/index-thread.ts). */
 export interface IndexThreadData {
   path: string;
   rootIds?: number[];
@@ -18,8 +18,8 @@ export type IndexThreadMessage =
   | { type: 'locked' }
   | { type: 'busy'; message: string; pid: number }
   | { type: 'waiting'; message: string; pid: number }
-  | { type: 'progress'; progress: import('./index/index-summary').IndexProgress }
-  | { type: 'done'; summary: import('./index/index-summary').IndexSummary; checkpointed: boolean }
+  | { type: 'progress'; progress: import('../index/index-summary').IndexProgress }
+  | { type: 'done'; summary: import('../index/index-summary').IndexSummary; checkpointed: boolean }
   | { type: 'failed'; code: string | null; message: string | null; name: string };
 
 /**

@@ -27,8 +27,8 @@ export function newestMtime(path) {
   return readdirSync(path).reduce((max, name) => Math.max(max, newestMtime(join(path, name))), stat.mtimeMs);
 }
 
-/** The server's index thread (server/index-thread.ts): its entry, and its bundle's name beside the CLI's chunks. */
-export const INDEX_THREAD_SOURCE = 'server/index-thread-worker.ts';
+/** The server's index thread (server/app/index-thread.ts): its entry, and its bundle's name beside the CLI's chunks. */
+export const INDEX_THREAD_SOURCE = 'server/app/index-thread-worker.ts';
 export const INDEX_THREAD_BUNDLE = 'index-thread-worker.mjs';
 
 /**
