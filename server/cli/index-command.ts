@@ -29,7 +29,7 @@ export function checkIndexFolders(dirs: readonly string[]): void {
 export function formatIndexSummary(s: IndexSummary): string {
   return (
     [
-      `roots: ${s.roots}; files seen: ${s.filesSeen} (${s.filesChanged} read, ${s.filesUnchanged} unchanged, ${s.filesRemoved} removed${s.filesGone + s.filesBack > 0 ? `, ${s.filesGone} gone from disk and kept, ${s.filesBack} back on disk` : ''})`,
+      `folders: ${s.roots}; files seen: ${s.filesSeen} (${s.filesChanged} read, ${s.filesUnchanged} unchanged, ${s.filesRemoved} removed${s.filesGone + s.filesBack > 0 ? `, ${s.filesGone} gone from disk and kept, ${s.filesBack} back on disk` : ''})`,
       `failed: ${s.filesFailed}; still being written: ${s.filesInProgress}; salvaged: ${s.filesSalvaged}; symbolic links skipped: ${s.symlinksSkipped}`,
       `read ${(s.bytesRead / 1e6).toFixed(1)} MB in ${(s.durationMs / 1000).toFixed(2)} s; findings added: ${s.findingsAdded}, removed: ${s.findingsRemoved}`,
       `formats read: ${

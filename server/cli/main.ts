@@ -66,7 +66,7 @@ program
 
 program
   .command('index')
-  .description('Add folders as roots and index them into the local database (metadata only; incremental).')
+  .description('Add folders and index them into the local database (metadata only; incremental).')
   .argument('<dir...>', 'folders to add and index; nothing is indexed unless named')
   .option('--db <file>', DB_HELP)
   .option('--salvage', 'read the complete rows of damaged files instead of failing them (this run; salvaged files are labelled)')
@@ -220,7 +220,7 @@ program
     'Recompute the digests of an evidence report (JSON, or Markdown with its verification block) from local files: exit 0 when every finding matches (or is gone: deleted on disk, kept in the index with the same digest), 1 otherwise.',
   )
   .argument('<report>', 'the report: JSON (format 1 or 2), or the Markdown as exported or pasted')
-  .argument('<dir...>', 'folders holding the transcripts (the roots that were indexed)')
+  .argument('<dir...>', 'folders holding the transcripts (the folders that were indexed)')
   .option('--db <file>', `${DB_HELP}; needed to resolve pseudonymized file names`)
   .action(async (reportPath: string, dirs: string[], options: { db?: string }) => {
     const { defaultDbPath, openExistingIndex } = await loadIndex();
@@ -274,7 +274,7 @@ program
 program
   .command('serve')
   .description('Serve the dashboard and its JSON API on http://127.0.0.1:4319 (index the given folders first).')
-  .argument('[dir...]', 'folders to add as roots and index before serving')
+  .argument('[dir...]', 'folders to add and index before serving')
   .option('--db <file>', DB_HELP)
   .option('--port <n>', 'port (1-65535)', parsePort, 4319)
   .option('--host <address>', 'address to bind', '127.0.0.1')

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { EvidenceReport, Redaction, RegressionVerdict, VerdictCard } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
+import { formatP } from '../../shared/format/p-value';
+import { formatPerMilleNumber } from '../../shared/format/per-mille';
 import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
@@ -131,7 +133,7 @@ function buildClaim(db: Db, filters: RateFilters, seen: CodeSeen[], versionRows:
     before = { label: version ? `up to ${card.last_good}` : `before ${card.first_bad}`, ...pick(cc.before) };
     after = { label: `from ${card.first_bad}`, ...pick(cc.after) };
     test =
-      `${card.strength_text}: p=${fmtP(cc.p_value ?? 1)}, below the Bonferroni threshold ${fmtP(cc.threshold ?? 0)} ` +
+      `${card.strength_text}: p=${formatP(cc.p_value ?? 1)}, below the Bonferroni threshold ${formatP(cc.threshold ?? 0)} ` +
       `(one-sided Fisher exact test of ${version ? 'each version against all earlier ones' : 'every split of the days, later against earlier'}; at most ${SESSION_CAP} findings per session counted)`;
   } else {
     const keys = versionRows.map((r) => r.key);
@@ -183,8 +185,6 @@ export function isHomeDerived(name: string): boolean {
 }
 
 const rateOf = (f: { count: number; tool_use_turns: number } | null) => (f && f.tool_use_turns > 0 ? (f.count / f.tool_use_turns) * 1000 : 0);
-const fmtPerMille = (v: number) => (v === 0 ? '0' : v < 1 ? v.toFixed(2) : v < 10 ? v.toFixed(1) : v.toFixed(0));
-const fmtP = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 
 /** The strongest all-models regression by version (smallest p), if any. */
 export function leadVerdict(verdicts: readonly RegressionVerdict[]): RegressionVerdict | null {
@@ -194,7 +194,7 @@ export function leadVerdict(verdicts: readonly RegressionVerdict[]): RegressionV
 
 const sideWords = (s: Side, code: string) => {
   const r = s.per_1000_opportunities;
-  return `${s.label}: ${s.count} in ${s.opportunities.toLocaleString('en-US')} ${opportunityWords(code)}${r ? ` (${fmtPerMille(r.rate)}‰, 95% interval ${fmtPerMille(r.low)}–${fmtPerMille(r.high)}‰)` : ''}`;
+  return `${s.label}: ${s.count} in ${s.opportunities.toLocaleString('en-US')} ${opportunityWords(code)}${r ? ` (${formatPerMilleNumber(r.rate)}‰, 95% interval ${formatPerMilleNumber(r.low)}–${formatPerMilleNumber(r.high)}‰)` : ''}`;
 };
 
 /** Title and first paragraph of a one-claim report: the code, where and when it was seen, before and after, the test. */
@@ -244,8 +244,8 @@ export function titleAndHeadline(r: Pick<EvidenceReport, 'scanned' | 'by_version
   }
   if (lead) {
     sentences.push(
-      `${lead.code} rose from ${fmtPerMille(rateOf(lead.before))}‰ up to ${lead.last_good} to ${fmtPerMille(rateOf(lead.after))}‰ from ${lead.first_bad} on ` +
-        `(per 1,000 tool-use turns; p=${fmtP(lead.p_value!)}, one-sided Fisher exact test, below the Bonferroni threshold ${fmtP(lead.threshold ?? 0)}).`,
+      `${lead.code} rose from ${formatPerMilleNumber(rateOf(lead.before))}‰ up to ${lead.last_good} to ${formatPerMilleNumber(rateOf(lead.after))}‰ from ${lead.first_bad} on ` +
+        `(per 1,000 tool-use turns; p=${formatP(lead.p_value!)}, one-sided Fisher exact test, below the Bonferroni threshold ${formatP(lead.threshold ?? 0)}).`,
     );
   } else if (total > 0) {
     const tested = r.regressions.verdicts.some((v) => v.model === null && v.dimension === 'version' && v.status !== 'insufficient_data');
@@ -256,7 +256,7 @@ export function titleAndHeadline(r: Pick<EvidenceReport, 'scanned' | 'by_version
     );
   }
   const title = lead
-    ? `${r.demo ? '[demo data] ' : ''}${lead.code} since Claude Code ${lead.first_bad}: ${fmtPerMille(rateOf(lead.before))}‰ → ${fmtPerMille(rateOf(lead.after))}‰ of tool-use turns`
+    ? `${r.demo ? '[demo data] ' : ''}${lead.code} since Claude Code ${lead.first_bad}: ${formatPerMilleNumber(rateOf(lead.before))}‰ → ${formatPerMilleNumber(rateOf(lead.after))}‰ of tool-use turns`
     : `${r.demo ? '[demo data] ' : ''}${total === 0 ? 'No lost tool calls' : `${total} lost tool calls`} in Claude Code ${span} transcripts`;
   return { title, headline: sentences.join(' ') };
 }

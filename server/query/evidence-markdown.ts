@@ -1,5 +1,6 @@
 import type { EvidenceReport } from '../../shared/api-schemas';
 import { NOT_MEASURABLE_TEXT } from '../../shared/finding-codes';
+import { formatPerMille } from '../../shared/format/per-mille';
 import { printable } from '../../shared/printable';
 import { versionWords } from './build-evidence-report';
 import { verificationBlock } from './verification-block';
@@ -30,15 +31,13 @@ function table(header: string[], rows: string[][]): string {
   return [`| ${header.map(esc).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
 }
 
-const perMille = (v: number) => (v === 0 ? '0‰' : v < 1 ? `${v.toFixed(2)}‰` : v < 10 ? `${v.toFixed(1)}‰` : `${v.toFixed(0)}‰`);
-
 /** `count (rate‰)` over the code's own opportunities; "not measurable (…)" where it has none, never 0‰. */
 function cell(row: Row, code: string): string {
   const c = row.codes.find((x) => x.code === code);
   if (!c) return '0';
   if (c.not_measurable) return `${c.count}, ${NOT_MEASURABLE_TEXT[c.not_measurable] ?? 'not measurable'}`;
   const rate = c.per_1000_opportunities !== undefined ? c.per_1000_opportunities : c.per_1000_tool_use_turns;
-  return rate ? `${c.count} (${perMille(rate.rate)})` : String(c.count);
+  return rate ? `${c.count} (${formatPerMille(rate.rate)})` : String(c.count);
 }
 
 /** Messages with a recorded stop reason and their share: codes over them are not measurable where it is 0. */

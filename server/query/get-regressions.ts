@@ -1,6 +1,7 @@
 import type { CardCode, CardSide, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
-import { opportunityWords } from '../../shared/opportunity-words';
+import { opportunityWords } from '../../shared/format/opportunity-words';
+import { formatP } from '../../shared/format/p-value';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
@@ -46,7 +47,6 @@ export function cellsOf(rows: RateRow[], code: string): { cells: Cell[]; notMeas
 
 const opportunityOf = (code: string): Opportunity => (isFindingCode(code) ? FINDING_OPPORTUNITY[code] : 'tool_use_turns');
 const fmtRate = (f: SideFigures) => `${((f.count / Math.max(1, f.opportunities)) * 1000).toFixed(1)}‰`;
-const fmtP = (p: number) => (p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 const sum = (cells: Cell[]) => cells.reduce((acc, c) => ({ k: acc.k + c.k, n: acc.n + c.n, t: acc.t + (c.t ?? c.n) }), { k: 0, n: 0, t: 0 });
 const who = (code: string, model: string | null) => `${code}${model ? ` (${model})` : ''}`;
 
@@ -115,12 +115,12 @@ export function versionVerdict(code: string, model: string | null, cells: Cell[]
         after: sideFigures(verdict.opportunity as Opportunity, after.k, after.n, after.t),
         p_value: p,
       });
-      verdict.summary = `${who(code, model)}: ${fmtRate(verdict.before!)} up to ${verdict.last_good} (n=${before.n}), ${fmtRate(verdict.after!)} from ${c.key} (n=${after.n}), p=${fmtP(p)} (per 1,000 ${label}; one-sided Fisher exact, Bonferroni threshold ${fmtP(threshold)}).${note}`;
+      verdict.summary = `${who(code, model)}: ${fmtRate(verdict.before!)} up to ${verdict.last_good} (n=${before.n}), ${fmtRate(verdict.after!)} from ${c.key} (n=${after.n}), p=${formatP(p)} (per 1,000 ${label}; one-sided Fisher exact, Bonferroni threshold ${formatP(threshold)}).${note}`;
       return verdict;
     }
   }
   verdict.status = 'no_regression';
-  verdict.summary = `${who(code, model)}: no version is significantly above all earlier ones (${testable.length} tested over ${label}, Bonferroni threshold ${fmtP(threshold)}).${note}`;
+  verdict.summary = `${who(code, model)}: no version is significantly above all earlier ones (${testable.length} tested over ${label}, Bonferroni threshold ${formatP(threshold)}).${note}`;
   return verdict;
 }
 
@@ -153,7 +153,7 @@ export function dayVerdict(code: string, model: string | null, cells: Cell[], no
   const best = splits.reduce((a, b) => (b.p < a.p ? b : a));
   if (best.p >= threshold) {
     verdict.status = 'no_regression';
-    verdict.summary = `${who(code, model)}: no day starts a significant rise (${splits.length} splits tested over ${label}, Bonferroni threshold ${fmtP(threshold)}).${note}`;
+    verdict.summary = `${who(code, model)}: no day starts a significant rise (${splits.length} splits tested over ${label}, Bonferroni threshold ${formatP(threshold)}).${note}`;
     return verdict;
   }
   const after = { k: total.k - best.before.k, n: total.n - best.before.n, t: total.t - best.before.t };
@@ -165,7 +165,7 @@ export function dayVerdict(code: string, model: string | null, cells: Cell[], no
     after: sideFigures(verdict.opportunity as Opportunity, after.k, after.n, after.t),
     p_value: best.p,
   });
-  verdict.summary = `${who(code, model)}: ${fmtRate(verdict.before!)} up to ${verdict.last_good} (n=${best.before.n}), ${fmtRate(verdict.after!)} from ${verdict.first_bad} (n=${after.n}), p=${fmtP(best.p)} (per 1,000 ${label}; one-sided Fisher exact, Bonferroni threshold ${fmtP(threshold)}).${note}`;
+  verdict.summary = `${who(code, model)}: ${fmtRate(verdict.before!)} up to ${verdict.last_good} (n=${best.before.n}), ${fmtRate(verdict.after!)} from ${verdict.first_bad} (n=${after.n}), p=${formatP(best.p)} (per 1,000 ${label}; one-sided Fisher exact, Bonferroni threshold ${formatP(threshold)}).${note}`;
   return verdict;
 }
 

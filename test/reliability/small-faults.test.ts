@@ -103,7 +103,7 @@ describe('fault 7: the same folder named twice', () => {
     const twice = bounded(['index', 'projects', './projects/', '--db', join(tmp, 'twice.db')], parent);
     const counts = (out: string) => out.split('\n').slice(0, 2).join('\n');
     expect(counts(twice.stdout)).toEqual(counts(once.stdout));
-    expect(twice.stdout).toMatch(/^roots: 1; /);
+    expect(twice.stdout).toMatch(/^folders: 1; /);
     const runs = (file: string) => {
       const d = new Database(file, { readonly: true });
       try {

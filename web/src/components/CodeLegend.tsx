@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { FINDING_DEFINITIONS, FINDING_OPPORTUNITY, type FindingCode, isFindingCode } from '../../../shared/finding-codes';
-import { opportunityWords } from '../../../shared/opportunity-words';
+import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel } from '../lib/format';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { opportunityWords } from '../../../shared/opportunity-words';
+import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { codeLabel, formatCount } from '../lib/format';
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';
 import { formatCell } from '../lib/scale';

@@ -3,15 +3,10 @@ import { Area, Bar, Brush, CartesianGrid, ComposedChart, Line, ReferenceArea, Re
 import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel, formatCount, formatPerMille } from '../lib/format';
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';
+import type { ChartMarker } from '../lib/markers';
 import { dayMs, nextBucket, type TimeBucket, timeTicks } from '../lib/scale';
 import { useWidth } from '../lib/use-width';
 import { CodeLegend } from './CodeLegend';
-
-export interface ChartMarker {
-  day: string;
-  label: string;
-  kind: 'first-bad' | 'version';
-}
 
 interface Point {
   t: number;

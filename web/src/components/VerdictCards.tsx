@@ -1,10 +1,10 @@
 import type { CardSide, VerdictCard } from '../../../shared/api-schemas';
-import { opportunityWords } from '../../../shared/opportunity-words';
+import { opportunityWords } from '../../../shared/format/opportunity-words';
+import { formatP } from '../../../shared/format/p-value';
 import { codeColor } from '../lib/colors';
 import { codeLabel, formatCount, formatPerMille, formatShortDay } from '../lib/format';
 import { codeDefinition } from './CodeLegend';
 
-const fmtP = (p: number | null) => (p === null ? '–' : p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 const where = (card: VerdictCard, key: string | null) => (key === null ? '–' : card.dimension === 'day' ? formatShortDay(key) : key);
 
 /** "3 / 412 = 7.3‰ (95% CI 2.5–21‰)": k/n and the rate with its interval. */
@@ -115,8 +115,8 @@ export function VerdictCards({
             <ul>
               {card.codes.map((c) => (
                 <li key={c.code}>
-                  {codeLabel(c.code)}: p = {fmtP(c.p_value)}
-                  {c.threshold !== null ? `, Bonferroni threshold ${fmtP(c.threshold)} over ${c.tests} tests` : `; not tested (${c.tests} tests elsewhere)`}
+                  {codeLabel(c.code)}: p = {formatP(c.p_value)}
+                  {c.threshold !== null ? `, Bonferroni threshold ${formatP(c.threshold)} over ${c.tests} tests` : `; not tested (${c.tests} tests elsewhere)`}
                 </li>
               ))}
             </ul>

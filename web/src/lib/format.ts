@@ -1,4 +1,5 @@
 import type { Interval } from '../../../shared/api-schemas';
+import { formatPerMille } from '../../../shared/format/per-mille';
 
 /** Small pure formatters: every number on the page goes through one of these. */
 
@@ -8,13 +9,8 @@ export function formatCount(n: number): string {
   return integer.format(n);
 }
 
-/** A rate per 1,000 (‰) with sensible precision: 0‰, 0.42‰, 4.1‰, 41‰. */
-export function formatPerMille(value: number): string {
-  if (value === 0) return '0‰';
-  if (value < 1) return `${value.toFixed(2)}‰`;
-  if (value < 10) return `${value.toFixed(1)}‰`;
-  return `${value.toFixed(0)}‰`;
-}
+export { formatP } from '../../../shared/format/p-value';
+export { formatPerMille } from '../../../shared/format/per-mille';
 
 export function formatRate(interval: Interval | null): string {
   return interval === null ? '–' : formatPerMille(interval.rate);

@@ -1,5 +1,11 @@
 import type { VerdictCard } from '../../../shared/api-schemas';
-import type { ChartMarker } from '../components/RateTimeChart';
+
+/** A vertical marker on a time chart: a first bad version or day a card names, or a version picked by hand. */
+export interface ChartMarker {
+  day: string;
+  label: string;
+  kind: 'first-bad' | 'version';
+}
 
 /**
  * Markers for a time chart: the first bad version (on the day it was first seen) or first bad

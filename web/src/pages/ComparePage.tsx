@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { FINDING_CODES } from '../../../shared/finding-codes';
+import { formatP } from '../../../shared/format/p-value';
 import { useCompare, useRegressions, useSummary, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateWhiskerChart } from '../components/RateWhiskerChart';
@@ -13,7 +14,6 @@ import { useUrlParams } from '../lib/use-url-params';
 
 const fmtRatio = (r: { ratio: number; low: number; high: number; corrected: boolean } | null) =>
   r === null ? '–' : `${r.ratio.toFixed(2)}× (95% CI ${r.low.toFixed(2)}–${r.high.toFixed(2)})${r.corrected ? '*' : ''}`;
-const fmtP = (p: number | null) => (p === null ? '–' : p < 1e-4 ? p.toExponential(1) : p.toPrecision(2));
 
 function SideInput({ name, value, onChange, error }: { name: string; value: string; onChange: (v: string) => void; error: string | null }) {
   return (
@@ -140,7 +140,7 @@ export function ComparePage() {
                             ) : (
                               <>
                                 <td className="num">{fmtRatio(c.rate_ratio)}</td>
-                                <td className="num">{fmtP(c.p_value)}</td>
+                                <td className="num">{formatP(c.p_value)}</td>
                               </>
                             )}
                           </tr>

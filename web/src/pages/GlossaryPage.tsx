@@ -1,6 +1,6 @@
 import { FINDING_CODES, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
+import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { GLOSSARY } from '../../../shared/glossary';
-import { opportunityWords } from '../../../shared/opportunity-words';
 import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel } from '../lib/format';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
-import { opportunityWords } from '../../../shared/opportunity-words';
+import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateTimeChart } from '../components/RateTimeChart';

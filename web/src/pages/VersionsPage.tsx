@@ -1,5 +1,5 @@
 import { FINDING_CODES } from '../../../shared/finding-codes';
-import { opportunityWords } from '../../../shared/opportunity-words';
+import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { useEfforts, useModels, useRegressions, useVersionEfforts, useVersionModels, useVersions } from '../api/queries';
 import { FilterBar } from '../components/FilterBar';
 import { RateTable } from '../components/RateTable';
