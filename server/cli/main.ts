@@ -5,9 +5,9 @@ import { InputError } from '../scan/walk-inputs';
 import { describeDatabaseError } from '../store/database-errors';
 import { IndexBusyError } from '../store/index-lock';
 import { RootError } from '../store/roots';
+import { addTeamCommands } from '../team/team-commands';
 import { BadReportError } from './bad-report-error';
 import type { FilterOptions } from './cli-options';
-import { addTeamCommands } from './team-commands';
 import { UsageError } from './usage-error';
 
 // A reader that stops early (`| head`) closes our stdout: that ends the command, quietly and
@@ -303,7 +303,7 @@ program
     },
   );
 
-// Team scale: export-aggregates, import-aggregates, push (server/cli/team-commands.ts).
+// Team scale: export-aggregates, import-aggregates, push (server/team/team-commands.ts).
 addTeamCommands(program);
 
 try {

@@ -1,10 +1,10 @@
 import { DayPattern } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, type Opportunity } from '../../shared/finding-codes';
 import { safeModelId, safeVersion } from '../../shared/metadata-patterns';
-import type { AggregateFacts } from '../query/get-aggregate-facts';
 import { SESSION_CAP } from '../query/get-regressions';
-import type { TeamMachineAggregates } from '../store/team-import';
-import { MACHINE_PATTERN } from '../store/team-machine-id';
+import type { AggregateFacts } from './get-aggregate-facts';
+import type { TeamMachineAggregates } from './team-import';
+import { MACHINE_PATTERN } from './team-machine-id';
 
 /**
  * The aggregate file: what one machine's index says, in counts only, so that files from many

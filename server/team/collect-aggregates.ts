@@ -1,7 +1,7 @@
-import { getAggregateFacts } from '../query/get-aggregate-facts';
 import type { Db } from '../store/database';
-import { type MachineId, machineId } from '../store/team-machine-id';
 import { type Aggregates, buildAggregates } from './aggregate-format';
+import { getAggregateFacts } from './get-aggregate-facts';
+import { type MachineId, machineId } from './team-machine-id';
 
 /** This machine's aggregates under its pseudonymous id (chosen, stored, or made once). */
 export function collectAggregates(db: Db, options: { machine?: string; toolVersion: string; now?: Date }): { aggregates: Aggregates; id: MachineId } {

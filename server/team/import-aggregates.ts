@@ -1,9 +1,9 @@
 import { DETECTOR_DEFINITIONS_VERSION } from '../../shared/finding-codes';
 import type { Db } from '../store/database';
-import { type TeamMachineAggregates, teamMachines, writeTeamAggregates } from '../store/team-import';
-import type { TeamMachineRow } from '../store/team-statements';
 import { readAggregateFile } from './aggregate-files';
 import { AggregateFileError, toMachineAggregates } from './aggregate-format';
+import { type TeamMachineAggregates, teamMachines, writeTeamAggregates } from './team-import';
+import type { TeamMachineRow } from './team-statements';
 
 export interface ImportSummary {
   /** Machines in these files, and whether each replaced rows imported before. */

@@ -1,5 +1,5 @@
-import type { Db } from './database';
-import { tryAcquireIndexLock } from './index-lock';
+import type { Db } from '../store/database';
+import { tryAcquireIndexLock } from '../store/index-lock';
 import { type TeamMachineRow, teamStatements } from './team-statements';
 
 /** One machine's aggregates, already read and checked (see server/team/aggregate-format.ts). */

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from './database';
-import { prepared } from './prepared';
+import type { Db } from '../store/database';
+import { prepared } from '../store/prepared';
 
 /**
  * Where `import-aggregates` writes unless `--db` says otherwise: a database of its own beside the

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from './database';
+import type { Db } from '../store/database';
 import { teamStatements } from './team-statements';
 
 const KEY = 'machine_id';

@@ -1,8 +1,8 @@
 import { type Denominators, FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
+import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from '../query/get-rates';
+import { SESSION_CAP } from '../query/get-regressions';
 import type { Db } from '../store/database';
 import { prepared } from '../store/prepared';
-import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from './get-rates';
-import { SESSION_CAP } from './get-regressions';
 
 /**
  * (Cells also hold the effort since migration 018; the team format does not carry it yet, so efforts

@@ -8,10 +8,10 @@ const MACHINE_HELP = "this machine's pseudonymous name (stored; default: the sto
 /** Bad aggregate files, machine names, team databases and ClickHouse failures are the user's to fix: reported by message, exit 2. */
 async function reported<T>(run: () => Promise<T>): Promise<T> {
   const [{ AggregateFileError }, { PushError }, { MachineNameError }, { TeamImportError }] = await Promise.all([
-    import('../team/aggregate-format'),
-    import('../team/clickhouse'),
-    import('../store/team-machine-id'),
-    import('../store/team-import'),
+    import('./aggregate-format'),
+    import('./clickhouse'),
+    import('./team-machine-id'),
+    import('./team-import'),
   ]);
   try {
     return await run();
@@ -43,8 +43,8 @@ export function addTeamCommands(program: Command): void {
     .action(async (options: { db?: string; machine?: string; out?: string; format?: string }) => {
       if (options.format !== undefined && options.format !== 'ndjson' && options.format !== 'parquet')
         throw new InputError('--format takes one of ndjson, parquet');
-      const { collectAggregates } = await import('../team/collect-aggregates');
-      const { aggregatesToNdjson, formatOfName, writeAggregateFile } = await import('../team/aggregate-files');
+      const { collectAggregates } = await import('./collect-aggregates');
+      const { aggregatesToNdjson, formatOfName, writeAggregateFile } = await import('./aggregate-files');
       const { toolVersion } = await import('../build/tool-version');
       const format = (options.format ?? (options.out ? formatOfName(options.out) : 'ndjson')) as 'ndjson' | 'parquet';
       if (format === 'parquet' && !options.out) throw new InputError('Parquet needs --out <file>');
@@ -75,8 +75,8 @@ export function addTeamCommands(program: Command): void {
     .action(async (files: string[], options: { db?: string; mixedDefinitions?: boolean }) => {
       const [{ openDatabase }, { teamDbPath }, { importAggregateFiles }] = await Promise.all([
         import('../store/database'),
-        import('../store/team-statements'),
-        import('../team/import-aggregates'),
+        import('./team-statements'),
+        import('./import-aggregates'),
       ]);
       const db = openDatabase(options.db ?? teamDbPath());
       try {
@@ -105,8 +105,8 @@ export function addTeamCommands(program: Command): void {
     .option('--db <file>', DB_HELP)
     .action(async (options: { clickhouse: string; machine?: string; table: string; since?: string; db?: string }) => {
       if (options.since !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(options.since)) throw new InputError('--since takes a UTC day, YYYY-MM-DD');
-      const { clickHouseTarget, pushAggregates } = await import('../team/clickhouse');
-      const { collectAggregates } = await import('../team/collect-aggregates');
+      const { clickHouseTarget, pushAggregates } = await import('./clickhouse');
+      const { collectAggregates } = await import('./collect-aggregates');
       const { toolVersion } = await import('../build/tool-version');
       const target = await reported(async () => clickHouseTarget(options.clickhouse, options.table));
       const db = await openIndex(options.db);
