@@ -1,8 +1,8 @@
 import { CompareQuery, CompareResponse, ErrorBody } from '../../shared/api-schemas';
 import { httpError } from '../http/http-error';
+import type { App, RouteContext } from '../http/types';
 import { BadSideError, getComparison } from '../query/get-comparison';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/compare: two sides (versions or days), code by code. */
 export function compareRoutes(app: App, ctx: RouteContext): void {

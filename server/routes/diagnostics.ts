@@ -1,7 +1,7 @@
 import { DiagnosticsResponse, FilesQuery } from '../../shared/api-schemas';
+import type { App, RouteContext } from '../http/types';
 import { getVersionDiagnostics } from '../query/get-version-diagnostics';
 import { folderIds } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/diagnostics: per version, text and tool_use rows and the row and block types no detector knows. */
 export function diagnosticRoutes(app: App, ctx: RouteContext): void {

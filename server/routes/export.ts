@@ -1,8 +1,8 @@
 import { EvidenceReport, ExportQuery } from '../../shared/api-schemas';
+import type { App, RouteContext } from '../http/types';
 import { buildEvidenceReport, redactionOf } from '../query/build-evidence-report';
 import { renderEvidenceMarkdown } from '../query/evidence-markdown';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/export: the evidence report (JSON, or Markdown with format=md). Not cached: it is stamped with the time it was made. */
 export function exportRoutes(app: App, ctx: RouteContext): void {

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import { ErrorBody, FileIdParams, FilesQuery, FilesResponse, ForgetBody, ForgetResponse } from '../../shared/api-schemas';
 import { httpError } from '../http/http-error';
+import type { App, RouteContext } from '../http/types';
 import { getFileProblems, getFileUnknownRows } from '../query/get-file-problems';
 import { folderExists } from '../query/get-folders';
 import { forgetFiles, forgetPreview } from '../store/forget';
 import { folderIds } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /**
  * GET /api/files: files that failed or are still being written, or (status=gone) deleted on disk and kept;

@@ -1,9 +1,9 @@
 import { ErrorBody, FindingDetail, FindingDetailQuery, FindingIdParams, FindingsQuery, FindingsResponse } from '../../shared/api-schemas';
 import { httpError } from '../http/http-error';
+import type { App, RouteContext } from '../http/types';
 import { DEFAULT_CONTEXT, getFindingDetail } from '../query/get-finding-detail';
 import { BadCursorError, getFindings } from '../query/get-findings';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/findings (one page of the list) and /api/findings/:id (one finding, with its turn strip). */
 export function findingRoutes(app: App, ctx: RouteContext): void {

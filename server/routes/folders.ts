@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import { AddFolderBody, ErrorBody, Folder, FolderIdParams, FolderSettingsBody, FoldersResponse, RemoveFolderQuery } from '../../shared/api-schemas';
 import { httpError } from '../http/http-error';
+import type { App, RouteContext } from '../http/types';
 import { getFolders } from '../query/get-folders';
 import { addRoot, removeRoot, setRootSalvage } from '../store/roots';
-import type { App, RouteContext } from './types';
 
 /** The folders the owner added: list, add, change the salvage setting, remove. Not cached (the page lists them with absolute paths, rarely). */
 export function folderRoutes(app: App, ctx: RouteContext): void {

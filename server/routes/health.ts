@@ -1,7 +1,7 @@
 import { HealthResponse } from '../../shared/api-schemas';
 import { DETECTOR_DEFINITIONS_VERSION } from '../../shared/finding-codes';
+import type { App, RouteContext } from '../http/types';
 import { getIndexId } from '../query/get-index-id';
-import type { App, RouteContext } from './types';
 
 export function healthRoutes(app: App, ctx: RouteContext): void {
   // Read once: an index's id never changes, and health must answer without reading the database

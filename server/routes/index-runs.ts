@@ -1,8 +1,8 @@
 import { ErrorBody, IndexRunState, StartIndexRunBody } from '../../shared/api-schemas';
 import { httpError } from '../http/http-error';
+import type { App, RouteContext } from '../http/types';
 import { IndexRunningError } from '../index/index-runner';
 import { folderExists } from '../query/get-folders';
-import type { App, RouteContext } from './types';
 
 /** The index run, as the page starts and watches it: one at a time per server. */
 export function indexRunRoutes(app: App, ctx: RouteContext): void {

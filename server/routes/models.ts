@@ -1,7 +1,7 @@
 import { EffortRatesResponse, FilterQuery, ModelRatesResponse } from '../../shared/api-schemas';
+import type { App, RouteContext } from '../http/types';
 import { getRateRows } from '../query/get-rates';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/models: rates per model; GET /api/efforts: rates per effort the replies were asked at. */
 export function modelRoutes(app: App, ctx: RouteContext): void {

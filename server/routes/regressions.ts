@@ -1,7 +1,7 @@
 import { FilterQuery, RegressionsResponse } from '../../shared/api-schemas';
+import type { App, RouteContext } from '../http/types';
 import { getRegressions } from '../query/get-regressions';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/regressions: verdict cards (rows) and the per-code tests behind them (verdicts). */
 export function regressionRoutes(app: App, ctx: RouteContext): void {

@@ -1,7 +1,7 @@
 import { SessionEndsQuery, SessionEndsResponse } from '../../shared/session-ends';
+import type { App, RouteContext } from '../http/types';
 import { getSessionEnds } from '../query/get-session-ends';
 import { folderIds } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/session-ends: per version (or model, or day), how many sessions ended each way. */
 export function sessionEndRoutes(app: App, ctx: RouteContext): void {

@@ -1,7 +1,7 @@
 import { ErrorBody, SessionParams, SessionResponse } from '../../shared/api-schemas';
 import { httpError } from '../http/http-error';
+import type { App, RouteContext } from '../http/types';
 import { getSession } from '../query/get-session';
-import type { App, RouteContext } from './types';
 
 /** GET /api/sessions/:hash: one session's files (rows), their turns and findings. Not cached: small, and read per page view. */
 export function sessionRoutes(app: App, ctx: RouteContext): void {

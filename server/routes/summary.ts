@@ -1,7 +1,7 @@
 import { FilterQuery, SummaryResponse } from '../../shared/api-schemas';
+import type { App, RouteContext } from '../http/types';
 import { getSummary } from '../query/get-summary';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/summary: the headline figures for the filters. */
 export function summaryRoutes(app: App, ctx: RouteContext): void {

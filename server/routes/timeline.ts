@@ -1,8 +1,8 @@
 import { TimelineQuery, TimelineResponse } from '../../shared/api-schemas';
+import type { App, RouteContext } from '../http/types';
 import { getRateRows } from '../query/get-rates';
 import { getVersionMarkers } from '../query/get-version-markers';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/timeline: rates per day (or week), with the day each version first appeared. */
 export function timelineRoutes(app: App, ctx: RouteContext): void {

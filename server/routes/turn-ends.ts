@@ -1,7 +1,7 @@
 import { TurnEndsQuery, TurnEndsResponse } from '../../shared/turn-ends';
+import type { App, RouteContext } from '../http/types';
 import { getTurnEnds } from '../query/get-turn-ends';
 import { folderIds } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/turn-ends: per version (or model, day, effort), how many turns ended each way (turns=last: each session's last). */
 export function turnEndRoutes(app: App, ctx: RouteContext): void {

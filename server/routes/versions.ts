@@ -1,8 +1,8 @@
 import { FilterQuery, VersionEffortResponse, VersionModelResponse, VersionRatesResponse } from '../../shared/api-schemas';
+import type { App, RouteContext } from '../http/types';
 import { getRateRows } from '../query/get-rates';
 import { getVersionEffortRates, getVersionModelRates } from '../query/get-version-model-rates';
 import { parseFilters } from './parse-filters';
-import type { App, RouteContext } from './types';
 
 /** GET /api/versions (rates per Claude Code version), /api/version-models (per version and model) and /api/version-efforts (per version and effort). */
 export function versionRoutes(app: App, ctx: RouteContext): void {

@@ -7,7 +7,7 @@ import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { buildApp } from '../../server/app/build-app';
 import { indexDatabase } from '../../server/app/index-database';
 import { projectRoot } from '../../server/build/project-root';
-import type { App } from '../../server/routes/types';
+import type { App } from '../../server/http/types';
 import { type Db, latestSchemaVersion, openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { HOST, TOKEN } from '../support/api-app';

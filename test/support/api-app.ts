@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../server/app/build-app';
 import { indexDatabase } from '../../server/app/index-database';
-import type { App } from '../../server/routes/types';
+import type { App } from '../../server/http/types';
 import { type Db, openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 
