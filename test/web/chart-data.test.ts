@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeRate } from '../../server/query/get-rates';
-import { timelineSeries, whiskerSeries } from '../../web/src/lib/chart-data';
+import { timelineSeries, whiskerSeries } from '../../web/src/charts/chart-data';
 import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 
@@ -69,7 +69,7 @@ describe('URL filters', () => {
 
 describe('chart export', () => {
   it('resolves theme variables to colours so a downloaded chart looks the same outside the page', async () => {
-    const { resolveThemeColors } = await import('../../web/src/lib/chart-export');
+    const { resolveThemeColors } = await import('../../web/src/charts/chart-export');
     const styles = { getPropertyValue: (name: string) => ({ '--grid': ' #e6e9ee', '--muted': '#5b6470' })[name] ?? '' };
     expect(resolveThemeColors('<line stroke="var(--grid)"/><text fill="var(--muted)"/><rect fill="var(--unknown)"/>', styles)).toBe(
       '<line stroke="#e6e9ee"/><text fill="#5b6470"/><rect fill="#888888"/>',

@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { GLOSSARY } from '../../shared/glossary';
-import { GlossaryPage } from '../../web/src/pages/GlossaryPage';
+import { GlossaryPage } from '../../web/src/features/glossary/GlossaryPage';
 
 const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
 
@@ -26,9 +26,9 @@ describe('one vocabulary, written down once', () => {
   it('the retired words are gone from the page: no "Sources" page, no "root" in what it says, no "scan" for an index run', () => {
     const files = [
       'app/App.tsx',
-      'pages/FoldersPage.tsx',
-      'pages/OverviewPage.tsx',
-      'pages/FilesPage.tsx',
+      'features/folders/FoldersPage.tsx',
+      'features/overview/OverviewPage.tsx',
+      'features/files/FilesPage.tsx',
       'components/ui.tsx',
       'components/IndexRunProgress.tsx',
     ];

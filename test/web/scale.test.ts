@@ -2,11 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { codeRate } from '../../server/query/get-rates';
 import type { VerdictCard } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
-import { codeColor, PALETTE } from '../../web/src/lib/colors';
-import { parseSideText, sidesConflict } from '../../web/src/lib/compare-sides';
-import { rateRowsCsv, toCsv } from '../../web/src/lib/csv';
-import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
-import { chartMarkers } from '../../web/src/lib/markers';
+import { codeColor, PALETTE } from '../../web/src/charts/colors';
+import { chartMarkers } from '../../web/src/charts/markers';
 import {
   autoBucket,
   bucketOf,
@@ -20,7 +17,10 @@ import {
   poolRows,
   thinInterval,
   timeTicks,
-} from '../../web/src/lib/scale';
+} from '../../web/src/charts/scale';
+import { parseSideText, sidesConflict } from '../../web/src/features/compare/compare-sides';
+import { rateRowsCsv, toCsv } from '../../web/src/lib/csv';
+import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
 
 const d = (turns: number, captures = 0) => ({ assistant_messages: turns + 5, tool_use_turns: turns, stop_known_messages: turns, capture_messages: captures });
 function row(key: string | null, turns: number, missing = 0, captures = 0): RateRow {

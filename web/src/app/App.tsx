@@ -7,19 +7,19 @@ import { IndexRunProgress } from '../components/IndexRunProgress';
 import { LiveNotice } from '../components/LiveNotice';
 import { ReadOnlyBanner } from '../components/ReadOnlyBanner';
 import { Skeleton } from '../components/ui';
-import { OverviewPage } from '../pages/OverviewPage';
+import { OverviewPage } from '../features/overview/OverviewPage';
 
 // The first page loads with the app; the others load when opened.
-const TimelinePage = lazy(() => import('../pages/TimelinePage').then((m) => ({ default: m.TimelinePage })));
-const VersionsPage = lazy(() => import('../pages/VersionsPage').then((m) => ({ default: m.VersionsPage })));
-const FindingsPage = lazy(() => import('../pages/FindingsPage').then((m) => ({ default: m.FindingsPage })));
-const FilesPage = lazy(() => import('../pages/FilesPage').then((m) => ({ default: m.FilesPage })));
-const ComparePage = lazy(() => import('../pages/ComparePage').then((m) => ({ default: m.ComparePage })));
-const EvidencePage = lazy(() => import('../pages/EvidencePage').then((m) => ({ default: m.EvidencePage })));
-const GlossaryPage = lazy(() => import('../pages/GlossaryPage').then((m) => ({ default: m.GlossaryPage })));
-const FindingPage = lazy(() => import('../pages/FindingPage').then((m) => ({ default: m.FindingPage })));
-const SessionPage = lazy(() => import('../pages/SessionPage').then((m) => ({ default: m.SessionPage })));
-const FoldersPage = lazy(() => import('../pages/FoldersPage').then((m) => ({ default: m.FoldersPage })));
+const TimelinePage = lazy(() => import('../features/timeline/TimelinePage').then((m) => ({ default: m.TimelinePage })));
+const VersionsPage = lazy(() => import('../features/versions/VersionsPage').then((m) => ({ default: m.VersionsPage })));
+const FindingsPage = lazy(() => import('../features/findings/FindingsPage').then((m) => ({ default: m.FindingsPage })));
+const FilesPage = lazy(() => import('../features/files/FilesPage').then((m) => ({ default: m.FilesPage })));
+const ComparePage = lazy(() => import('../features/compare/ComparePage').then((m) => ({ default: m.ComparePage })));
+const EvidencePage = lazy(() => import('../features/evidence/EvidencePage').then((m) => ({ default: m.EvidencePage })));
+const GlossaryPage = lazy(() => import('../features/glossary/GlossaryPage').then((m) => ({ default: m.GlossaryPage })));
+const FindingPage = lazy(() => import('../features/finding/FindingPage').then((m) => ({ default: m.FindingPage })));
+const SessionPage = lazy(() => import('../features/session/SessionPage').then((m) => ({ default: m.SessionPage })));
+const FoldersPage = lazy(() => import('../features/folders/FoldersPage').then((m) => ({ default: m.FoldersPage })));
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } });
 

@@ -1,5 +1,5 @@
 import { FINDING_CODES } from '../../../shared/finding-codes';
-import { codeColor } from '../lib/colors';
+import { codeColor } from '../charts/colors';
 import { codeLabel } from '../lib/format';
 import { listParam, toggleChip } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';

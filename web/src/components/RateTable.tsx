@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { opportunityWords } from '../../../shared/format/opportunity-words';
+import { codeDefinition } from '../charts/CodeLegend';
+import { formatCell } from '../charts/scale';
 import { codeLabel, formatCount } from '../lib/format';
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';
-import { formatCell } from '../lib/scale';
-import { codeDefinition } from './CodeLegend';
 
 /** Rows with no findings in the shown codes and fewer than `minTurns` tool-use turns fold into one line. */
 export function splitThinRows(rows: readonly RateRow[], codes: readonly string[], minTurns: number): { shown: RateRow[]; folded: RateRow[] } {

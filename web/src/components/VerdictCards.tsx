@@ -1,9 +1,9 @@
 import type { CardSide, VerdictCard } from '../../../shared/api-schemas';
 import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { formatP } from '../../../shared/format/p-value';
-import { codeColor } from '../lib/colors';
+import { codeDefinition } from '../charts/CodeLegend';
+import { codeColor } from '../charts/colors';
 import { codeLabel, formatCount, formatPerMille, formatShortDay } from '../lib/format';
-import { codeDefinition } from './CodeLegend';
 
 const where = (card: VerdictCard, key: string | null) => (key === null ? '–' : card.dimension === 'day' ? formatShortDay(key) : key);
 

@@ -1,9 +1,9 @@
 import { Link, useParams } from 'react-router';
-import { useSession } from '../api/queries';
-import { Loaded, Section, StatCard } from '../components/ui';
-import { findingHref } from '../lib/finding-links';
-import { codeLabel, formatCount } from '../lib/format';
-import './finding.css';
+import { useSession } from '../../api/queries';
+import { Loaded, Section, StatCard } from '../../components/ui';
+import { findingHref } from '../../lib/finding-links';
+import { codeLabel, formatCount } from '../../lib/format';
+import '../../components/finding.css';
 
 const MARK_GLYPH = { compaction: '═', error: '✖', interrupt: '✋', api_error: '⚠', retry_nudge: '↻' } as const;
 

@@ -1,14 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { Finding } from '../../../shared/api-schemas';
-import { useFindings, useVersions } from '../api/queries';
-import { FilterBar } from '../components/FilterBar';
-import { EmptyState, Loaded, MiddleEllipsis } from '../components/ui';
-import { findingHref } from '../lib/finding-links';
-import { codeLabel, formatCount, formatDay, shortDigest } from '../lib/format';
-import { filtersFromSearch } from '../lib/url-filters';
-import { useUrlParams } from '../lib/use-url-params';
+import type { Finding } from '../../../../shared/api-schemas';
+import { useFindings, useVersions } from '../../api/queries';
+import { FilterBar } from '../../components/FilterBar';
+import { EmptyState, Loaded, MiddleEllipsis } from '../../components/ui';
+import { findingHref } from '../../lib/finding-links';
+import { codeLabel, formatCount, formatDay, shortDigest } from '../../lib/format';
+import { filtersFromSearch } from '../../lib/url-filters';
+import { useUrlParams } from '../../lib/use-url-params';
 
 const ROW_HEIGHT = 36;
 

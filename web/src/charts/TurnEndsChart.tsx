@@ -2,12 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { TURN_END_TEXT, TURN_ENDS, type TurnEnd, type TurnEndDimension, type TurnEndsResponse } from '../../../shared/turn-ends';
 import { api } from '../api/client';
-import { thinInterval } from '../lib/scale';
+import { Loaded, Section } from '../components/ui';
+import { ViewAsData } from '../components/ViewAsData';
 import { toQueryString } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
-import { useWidth } from '../lib/use-width';
-import { Loaded, Section } from './ui';
-import { ViewAsData } from './ViewAsData';
+import { thinInterval } from './scale';
+import { useWidth } from './use-width';
 
 /** Fixed colours per ending: the good endings cool, the cuts and failures warm, unknown grey (Okabe–Ito and shades). */
 const END_COLOR: Record<TurnEnd, string> = {

@@ -5,8 +5,8 @@
 import type { CodeRate, Interval } from '../../../shared/api-schemas';
 import { NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
 import { perThousand } from '../../../shared/statistics';
-import { formatCount, formatPerMille } from './format';
-import type { KeyedRow as RateRow } from './keyed-rows';
+import { formatCount, formatPerMille } from '../lib/format';
+import type { KeyedRow as RateRow } from '../lib/keyed-rows';
 
 /** A column of a folded version axis: one version, or a range of neighbours pooled. */
 export interface FoldedColumn {

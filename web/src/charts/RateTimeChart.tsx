@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
 import { Area, Bar, Brush, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel, formatCount, formatPerMille } from '../lib/format';
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';
-import type { ChartMarker } from '../lib/markers';
-import { dayMs, nextBucket, type TimeBucket, timeTicks } from '../lib/scale';
-import { useWidth } from '../lib/use-width';
 import { CodeLegend } from './CodeLegend';
+import { codeColor, codeDash } from './colors';
+import type { ChartMarker } from './markers';
+import { dayMs, nextBucket, type TimeBucket, timeTicks } from './scale';
+import { useWidth } from './use-width';
 
 interface Point {
   t: number;

@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { FINDING_DEFINITIONS, FINDING_OPPORTUNITY, type FindingCode, isFindingCode } from '../../../shared/finding-codes';
 import { opportunityWords } from '../../../shared/format/opportunity-words';
-import { codeColor, codeDash } from '../lib/colors';
 import { codeLabel } from '../lib/format';
+import { codeColor, codeDash } from './colors';
 
 export function codeDefinition(code: string): string {
   return isFindingCode(code) ? `${FINDING_DEFINITIONS[code]} Rate over ${opportunityWords(FINDING_OPPORTUNITY[code as FindingCode])}.` : code;

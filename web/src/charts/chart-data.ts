@@ -1,4 +1,4 @@
-import type { KeyedRow as RateRow } from './keyed-rows';
+import type { KeyedRow as RateRow } from '../lib/keyed-rows';
 
 /** One point of the timeline: the bucket, its denominator, and per code the rate and its interval band. */
 export interface TimelinePoint {

@@ -1,4 +1,4 @@
-import type { StripRow } from '../../../shared/api-schemas';
+import type { StripRow } from '../../../../shared/api-schemas';
 
 /** One glyph and colour class per row kind, so a strip reads in a second. */
 export function rowKind(r: StripRow): { glyph: string; kind: string; label: string } {

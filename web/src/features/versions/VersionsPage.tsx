@@ -1,20 +1,20 @@
-import { FINDING_CODES } from '../../../shared/finding-codes';
-import { opportunityWords } from '../../../shared/format/opportunity-words';
-import { useEfforts, useModels, useRegressions, useVersionEfforts, useVersionModels, useVersions } from '../api/queries';
-import { FilterBar } from '../components/FilterBar';
-import { RateTable } from '../components/RateTable';
-import { RateWhiskerChart } from '../components/RateWhiskerChart';
-import { TurnEndsChart } from '../components/TurnEndsChart';
-import { Loaded, NothingIndexed, Section } from '../components/ui';
-import { VerdictCards } from '../components/VerdictCards';
-import { ViewAsData } from '../components/ViewAsData';
-import { whiskerSeries } from '../lib/chart-data';
-import { codeColor } from '../lib/colors';
-import { rateRowsCsv } from '../lib/csv';
-import { codeLabel, formatCount } from '../lib/format';
-import { codesWithFindings, describeFold, foldVersions, formatCell, measurableCodes } from '../lib/scale';
-import { filtersFromSearch, listParam, toQueryString } from '../lib/url-filters';
-import { useUrlParams } from '../lib/use-url-params';
+import { FINDING_CODES } from '../../../../shared/finding-codes';
+import { opportunityWords } from '../../../../shared/format/opportunity-words';
+import { useEfforts, useModels, useRegressions, useVersionEfforts, useVersionModels, useVersions } from '../../api/queries';
+import { whiskerSeries } from '../../charts/chart-data';
+import { codeColor } from '../../charts/colors';
+import { RateWhiskerChart } from '../../charts/RateWhiskerChart';
+import { codesWithFindings, describeFold, foldVersions, formatCell, measurableCodes } from '../../charts/scale';
+import { TurnEndsChart } from '../../charts/TurnEndsChart';
+import { FilterBar } from '../../components/FilterBar';
+import { RateTable } from '../../components/RateTable';
+import { Loaded, NothingIndexed, Section } from '../../components/ui';
+import { VerdictCards } from '../../components/VerdictCards';
+import { ViewAsData } from '../../components/ViewAsData';
+import { rateRowsCsv } from '../../lib/csv';
+import { codeLabel, formatCount } from '../../lib/format';
+import { filtersFromSearch, listParam, toQueryString } from '../../lib/url-filters';
+import { useUrlParams } from '../../lib/use-url-params';
 
 export function VersionsPage() {
   const [search, setParams] = useUrlParams();

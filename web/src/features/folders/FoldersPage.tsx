@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useAddFolder, useFolders, useHealth, useIndexRunState, useRemoveFolder, useSetFolderSalvage, useStartIndexRun } from '../api/queries';
-import { IndexRunProgress } from '../components/IndexRunProgress';
-import { READ_ONLY_TITLE } from '../components/ReadOnlyBanner';
-import { EmptyState, ErrorBanner, Section, Skeleton } from '../components/ui';
-import { formatCount, formatTimestamp } from '../lib/format';
+import { useAddFolder, useFolders, useHealth, useIndexRunState, useRemoveFolder, useSetFolderSalvage, useStartIndexRun } from '../../api/queries';
+import { IndexRunProgress } from '../../components/IndexRunProgress';
+import { READ_ONLY_TITLE } from '../../components/ReadOnlyBanner';
+import { EmptyState, ErrorBanner, Section, Skeleton } from '../../components/ui';
+import { formatCount, formatTimestamp } from '../../lib/format';
 
 /** The folders the owner added (what is indexed): add, index, salvage setting, remove. */
 export function FoldersPage() {

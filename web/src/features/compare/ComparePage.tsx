@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import { FINDING_CODES } from '../../../shared/finding-codes';
-import { formatP } from '../../../shared/format/p-value';
-import { useCompare, useRegressions, useSummary, useVersions } from '../api/queries';
-import { FilterBar } from '../components/FilterBar';
-import { RateWhiskerChart } from '../components/RateWhiskerChart';
-import { Loaded, NothingIndexed, Section } from '../components/ui';
-import { ViewAsData } from '../components/ViewAsData';
-import { codeColor } from '../lib/colors';
-import { parseSideText, sidesConflict } from '../lib/compare-sides';
-import { codeLabel, formatCount, formatDay, formatRateWithInterval } from '../lib/format';
-import { filtersFromSearch, toQueryString } from '../lib/url-filters';
-import { useUrlParams } from '../lib/use-url-params';
+import { FINDING_CODES } from '../../../../shared/finding-codes';
+import { formatP } from '../../../../shared/format/p-value';
+import { useCompare, useRegressions, useSummary, useVersions } from '../../api/queries';
+import { codeColor } from '../../charts/colors';
+import { RateWhiskerChart } from '../../charts/RateWhiskerChart';
+import { FilterBar } from '../../components/FilterBar';
+import { Loaded, NothingIndexed, Section } from '../../components/ui';
+import { ViewAsData } from '../../components/ViewAsData';
+import { codeLabel, formatCount, formatDay, formatRateWithInterval } from '../../lib/format';
+import { filtersFromSearch, toQueryString } from '../../lib/url-filters';
+import { useUrlParams } from '../../lib/use-url-params';
+import { parseSideText, sidesConflict } from './compare-sides';
 
 const fmtRatio = (r: { ratio: number; low: number; high: number; corrected: boolean } | null) =>
   r === null ? '–' : `${r.ratio.toFixed(2)}× (95% CI ${r.low.toFixed(2)}–${r.high.toFixed(2)})${r.corrected ? '*' : ''}`;

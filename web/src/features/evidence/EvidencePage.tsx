@@ -1,15 +1,15 @@
 import { useRef, useState } from 'react';
-import type { RedactionQuery } from '../../../shared/api-schemas';
-import { FINDING_CODES } from '../../../shared/finding-codes';
-import { useEvidenceText, useTimeline } from '../api/queries';
-import { FilterBar } from '../components/FilterBar';
-import { TimelineChart } from '../components/TimelineChart';
-import { Loaded, Section, Skeleton, WarningBanner } from '../components/ui';
-import { timelineSeries } from '../lib/chart-data';
-import { chartSvg, download, downloadPng, downloadSvg, type ExportTheme, legendOf } from '../lib/chart-export';
-import { codesWithFindings } from '../lib/scale';
-import { filtersFromSearch, listParam } from '../lib/url-filters';
-import { useUrlParams } from '../lib/use-url-params';
+import type { RedactionQuery } from '../../../../shared/api-schemas';
+import { FINDING_CODES } from '../../../../shared/finding-codes';
+import { useEvidenceText, useTimeline } from '../../api/queries';
+import { timelineSeries } from '../../charts/chart-data';
+import { chartSvg, download, downloadPng, downloadSvg, type ExportTheme, legendOf } from '../../charts/chart-export';
+import { codesWithFindings } from '../../charts/scale';
+import { TimelineChart } from '../../charts/TimelineChart';
+import { FilterBar } from '../../components/FilterBar';
+import { Loaded, Section, Skeleton, WarningBanner } from '../../components/ui';
+import { filtersFromSearch, listParam } from '../../lib/url-filters';
+import { useUrlParams } from '../../lib/use-url-params';
 
 const OPTIONS = {
   files: [

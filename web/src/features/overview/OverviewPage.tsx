@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
-import { opportunityWords } from '../../../shared/format/opportunity-words';
-import { useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../api/queries';
-import { FilterBar } from '../components/FilterBar';
-import { RateTimeChart } from '../components/RateTimeChart';
-import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../components/ui';
-import { VerdictCards } from '../components/VerdictCards';
-import { ViewAsData } from '../components/ViewAsData';
-import { rateRowsCsv } from '../lib/csv';
-import { codeLabel, formatCount, formatDay } from '../lib/format';
-import { chartMarkers } from '../lib/markers';
-import { autoBucket, foldDays, formatCell } from '../lib/scale';
-import { filtersFromSearch, listParam, toQueryString } from '../lib/url-filters';
+import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../../shared/finding-codes';
+import { opportunityWords } from '../../../../shared/format/opportunity-words';
+import { useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../../api/queries';
+import { chartMarkers } from '../../charts/markers';
+import { RateTimeChart } from '../../charts/RateTimeChart';
+import { autoBucket, foldDays, formatCell } from '../../charts/scale';
+import { FilterBar } from '../../components/FilterBar';
+import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../../components/ui';
+import { VerdictCards } from '../../components/VerdictCards';
+import { ViewAsData } from '../../components/ViewAsData';
+import { rateRowsCsv } from '../../lib/csv';
+import { codeLabel, formatCount, formatDay } from '../../lib/format';
+import { filtersFromSearch, listParam, toQueryString } from '../../lib/url-filters';
 
 export function OverviewPage() {
   const [search] = useSearchParams();

@@ -27,7 +27,7 @@ describe('the registry: adding a detector is a source file, a fixture folder, a 
       expect(source).toContain(`code: '${d.code}'`);
       expect(source).toContain(`source: '${d.source}'`);
       expect(existsSync(join(root, 'fixtures/detectors', d.code, 'expected.json'))).toBe(true);
-      const test = join(root, 'test/detectors', `${dashed(d.code)}.test.ts`);
+      const test = join(root, 'test/detect', `${dashed(d.code)}.test.ts`);
       expect(readFileSync(test, 'utf8')).toContain(`detectorFixtureTests('${d.code}')`);
     });
   }

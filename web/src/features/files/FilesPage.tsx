@@ -1,8 +1,8 @@
-import type { FileProblem } from '../../../shared/api-schemas';
-import { FORMAT_HINTS, type FormatHint } from '../../../shared/format-hints';
-import { useDiagnostics, useFileProblems, useForget, useGoneFiles } from '../api/queries';
-import { EmptyState, ErrorBanner, Loaded, Section } from '../components/ui';
-import { formatBytes, formatTimestamp } from '../lib/format';
+import type { FileProblem } from '../../../../shared/api-schemas';
+import { FORMAT_HINTS, type FormatHint } from '../../../../shared/format-hints';
+import { useDiagnostics, useFileProblems, useForget, useGoneFiles } from '../../api/queries';
+import { EmptyState, ErrorBanner, Loaded, Section } from '../../components/ui';
+import { formatBytes, formatTimestamp } from '../../lib/format';
 
 const ERROR_HELP: Record<string, string> = {
   invalid_utf8: 'the line is not valid UTF-8',

@@ -1,9 +1,9 @@
 import { Bar, BarChart, CartesianGrid, Cell, ErrorBar, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import type { WhiskerPoint } from '../lib/chart-data';
 import { formatCount, formatPerMille } from '../lib/format';
-import { formatZero, thinInterval } from '../lib/scale';
-import { useWidth } from '../lib/use-width';
 import { CodeLegend } from './CodeLegend';
+import type { WhiskerPoint } from './chart-data';
+import { formatZero, thinInterval } from './scale';
+import { useWidth } from './use-width';
 
 export interface RateWhiskerChartProps {
   points: WhiskerPoint[];

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { FindingLink } from '../../../shared/api-schemas';
-import { describeDetail } from '../../../shared/finding-details';
-import { useFindingDetail } from '../api/queries';
-import { TurnStrip } from '../components/TurnStrip';
-import { Loaded, Section, WarningBanner } from '../components/ui';
-import { findingHref, sessionHref } from '../lib/finding-links';
-import { codeLabel, formatDay } from '../lib/format';
-import { useUrlParams } from '../lib/use-url-params';
-import './finding.css';
+import type { FindingLink } from '../../../../shared/api-schemas';
+import { describeDetail } from '../../../../shared/finding-details';
+import { useFindingDetail } from '../../api/queries';
+import { Loaded, Section, WarningBanner } from '../../components/ui';
+import { findingHref, sessionHref } from '../../lib/finding-links';
+import { codeLabel, formatDay } from '../../lib/format';
+import { useUrlParams } from '../../lib/use-url-params';
+import { TurnStrip } from './TurnStrip';
+import '../../components/finding.css';
 
 const CONTEXTS = [5, 15, 30, 60, 100];
 const lines = (l: [number, number]) => (l[0] === l[1] ? String(l[0]) : `${l[0]}–${l[1]}`);

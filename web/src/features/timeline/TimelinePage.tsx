@@ -1,17 +1,17 @@
 import { useState } from 'react';
-import { FINDING_CODES } from '../../../shared/finding-codes';
-import { useModels, useRegressions, useSummary, useTimelineIn } from '../api/queries';
-import { FilterBar } from '../components/FilterBar';
-import { RateTable } from '../components/RateTable';
-import { RateTimeChart } from '../components/RateTimeChart';
-import { Loaded, NothingIndexed, Section } from '../components/ui';
-import { VerdictCards } from '../components/VerdictCards';
-import { ViewAsData } from '../components/ViewAsData';
-import { rateRowsCsv } from '../lib/csv';
-import { chartMarkers } from '../lib/markers';
-import { autoBucket, codesWithFindings, foldDays, measurableCodes, type TimeBucket } from '../lib/scale';
-import { filtersFromSearch, listParam, toQueryString } from '../lib/url-filters';
-import { useUrlParams } from '../lib/use-url-params';
+import { FINDING_CODES } from '../../../../shared/finding-codes';
+import { useModels, useRegressions, useSummary, useTimelineIn } from '../../api/queries';
+import { chartMarkers } from '../../charts/markers';
+import { RateTimeChart } from '../../charts/RateTimeChart';
+import { autoBucket, codesWithFindings, foldDays, measurableCodes, type TimeBucket } from '../../charts/scale';
+import { FilterBar } from '../../components/FilterBar';
+import { RateTable } from '../../components/RateTable';
+import { Loaded, NothingIndexed, Section } from '../../components/ui';
+import { VerdictCards } from '../../components/VerdictCards';
+import { ViewAsData } from '../../components/ViewAsData';
+import { rateRowsCsv } from '../../lib/csv';
+import { filtersFromSearch, listParam, toQueryString } from '../../lib/url-filters';
+import { useUrlParams } from '../../lib/use-url-params';
 
 const BUCKETS = ['auto', 'day', 'week', 'month'] as const;
 

@@ -1,4 +1,4 @@
-import { compareVersions } from '../../../shared/version-order';
+import { compareVersions } from '../../../../shared/version-order';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;

@@ -1,7 +1,7 @@
 import { Area, Bar, Brush, CartesianGrid, ComposedChart, Legend, Line, ReferenceLine, ResponsiveContainer, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import type { TimelinePoint } from '../lib/chart-data';
-import { codeColor } from '../lib/colors';
 import { codeLabel, formatCount, formatPerMille, formatShortDay } from '../lib/format';
+import type { TimelinePoint } from './chart-data';
+import { codeColor } from './colors';
 
 export interface TimelineChartProps {
   points: TimelinePoint[];

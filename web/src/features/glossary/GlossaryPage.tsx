@@ -1,8 +1,8 @@
-import { FINDING_CODES, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
-import { opportunityWords } from '../../../shared/format/opportunity-words';
-import { GLOSSARY } from '../../../shared/glossary';
-import { codeColor, codeDash } from '../lib/colors';
-import { codeLabel } from '../lib/format';
+import { FINDING_CODES, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../../../shared/finding-codes';
+import { opportunityWords } from '../../../../shared/format/opportunity-words';
+import { GLOSSARY } from '../../../../shared/glossary';
+import { codeColor, codeDash } from '../../charts/colors';
+import { codeLabel } from '../../lib/format';
 
 /** A glossary meaning as written in shared/glossary.ts: `backticked` spans are code, shown as code (never as raw backticks). */
 function WithCode({ text }: { text: string }) {
