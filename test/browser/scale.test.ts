@@ -202,6 +202,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     expect(mark.h).toBeGreaterThan(50);
     expect(mark.fill).toMatch(/^url\(#not-measurable-hatch-versions-chart\)$/);
     expect(await page.locator('[data-testid="versions-chart-marks"]').textContent()).toContain('Hatched: not measurable');
+    await chart.scrollIntoViewIfNeeded();
     const box = (await marks.first().boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await expect.poll(() => chart.locator('.chart-tooltip').textContent()).toContain('not measurable: stop reason not recorded');
@@ -217,7 +218,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await expect.poll(() => chart.locator('.chart-tooltip').textContent()).toMatch(/interval runs to [\d.,]+‰ \(above the axis\)/);
     await page.screenshot({ path: join(artifacts, 'scale-versions-marks.png'), fullPage: true });
     await page.close();
-  });
+  }, 60_000);
 
   it('demo: Overview, Timeline and Versions name 2.1.40; the timeline marks it', async () => {
     const page = await open(demo, '/');
