@@ -186,6 +186,18 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     await page.close();
   });
 
+  it('the page offers the one claim by default and, like `export --all-codes`, the whole-corpus report', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`${base}/evidence`);
+    const title = page.locator('[data-testid="issue-title"]');
+    await expect.poll(() => title.inputValue()).toMatch(/^unparseable_tool_input in Claude Code 2\.1\.211–2\.1\.220:/);
+    await page.locator('[data-testid="report-scope"]').selectOption('all');
+    await expect.poll(() => title.inputValue()).toBe('5 lost tool calls in Claude Code 2.1.91–2.1.225 transcripts');
+    expect(page.url()).toContain('scope=all');
+    expect(await page.locator('[data-testid="report-text"]').textContent()).toMatch(/^## 5 lost tool calls/);
+    await page.close();
+  });
+
   it.each([1100, 390])('issue 29: the Models chart shows every model id whole at %s px, and marks the whisker clipped at its top', async (width) => {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(`${base}/versions?chart=unparseable_tool_input`);
