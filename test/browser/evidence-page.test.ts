@@ -220,7 +220,7 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     if (width === 390) expect(labels.find((l) => l.text === LONG_MODEL)!.b.height).toBeGreaterThan(110);
     // claude-sonnet-5: 4 in 90 tool-use turns; its interval runs past the axis, and ends in a mark.
     expect(await chart.getAttribute('data-clipped')).toBe('1');
-    expect(await chart.locator('.clip-mark .recharts-symbols').count()).toBe(1);
+    expect(await chart.locator('.clip-mark .clip-triangle').count()).toBe(1);
     await page.screenshot({ path: join(artifacts, `models-chart-${width}px.png`), fullPage: true });
     await page.close();
   });

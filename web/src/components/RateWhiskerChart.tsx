@@ -30,6 +30,13 @@ export function notMeasurableWhy(reason: string): string {
 
 const LABEL_FONT = 11;
 
+/** An upward triangle with its tip on the axis top and its body inside the plot (so the plot's clip leaves it whole). */
+function ClipTriangle(props: unknown) {
+  const { cx, cy, fill } = props as { cx?: number; cy?: number; fill?: string };
+  if (typeof cx !== 'number' || typeof cy !== 'number') return <g />;
+  return <path className="clip-triangle" d={`M${cx},${cy} l-6,10 l12,0 z`} fill={fill} stroke="var(--text)" strokeWidth={1} />;
+}
+
 /**
  * One bar per version, range or model: the rate with its 95% interval as whiskers, where it has
  * findings. A zero draws no whisker (its bound is in the tooltip); where the code cannot be
@@ -127,7 +134,7 @@ export function RateWhiskerChart({ points, color, height, testId, code, per = 't
           <Scatter
             dataKey="clipped"
             name="interval clipped"
-            shape="triangle"
+            shape={ClipTriangle}
             fill={color}
             stroke="var(--text)"
             className="clip-mark"
@@ -148,7 +155,7 @@ export function RateWhiskerChart({ points, color, height, testId, code, per = 't
           ))}
       </ComposedChart>
       {(notMeasurable > 0 || clipped > 0) && (
-        <p className="muted small chart-note" data-testid={`${testId}-marks`}>
+        <p className="muted small chart-note" data-testid="chart-marks">
           {notMeasurable > 0 && <span className="not-measurable-key">Hatched: not measurable there (no rate, unlike a zero). </span>}
           {clipped > 0 && <span>▲ at the top: the interval runs past the axis (hover for its end).</span>}
         </p>
