@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -13,7 +13,10 @@ import type { TimelineResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
-import { writeClaimCorpus } from '../support/claim-corpus';
+import { LONG_MODEL, writeClaimCorpus } from '../support/claim-corpus';
+
+const artifacts = join(import.meta.dirname, '../../test-artifacts');
+mkdirSync(artifacts, { recursive: true });
 
 describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('evidence page: issue copy and chart images (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-evpage-'));
@@ -180,6 +183,45 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     // The claim's versions keep their labels.
     const labels = boxes.map((b) => b.t);
     expect(labels).toContain('2.1.211');
+    await page.close();
+  });
+
+  it('the page offers the one claim by default and, like `export --all-codes`, the whole-corpus report', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`${base}/evidence`);
+    const title = page.locator('[data-testid="issue-title"]');
+    await expect.poll(() => title.inputValue()).toMatch(/^unparseable_tool_input in Claude Code 2\.1\.211–2\.1\.220:/);
+    await page.locator('[data-testid="report-scope"]').selectOption('all');
+    await expect.poll(() => title.inputValue()).toBe('5 lost tool calls in Claude Code 2.1.91–2.1.225 transcripts');
+    expect(page.url()).toContain('scope=all');
+    expect(await page.locator('[data-testid="report-text"]').textContent()).toMatch(/^## 5 lost tool calls/);
+    await page.close();
+  });
+
+  it.each([1100, 390])('issue 29: the Models chart shows every model id whole at %s px, and marks the whisker clipped at its top', async (width) => {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(`${base}/versions?chart=unparseable_tool_input`);
+    const chart = page.locator('[data-testid="models-chart"]');
+    await chart.locator('.recharts-bar-rectangle').first().waitFor();
+    const labels = await chart.locator('.recharts-xAxis-tick-labels text').evaluateAll((els) => {
+      const svg = els[0]!.closest('svg')!.getBoundingClientRect();
+      return els.map((e) => {
+        const b = e.getBoundingClientRect();
+        return {
+          text: e.textContent,
+          inside: b.left >= svg.left - 0.5 && b.right <= svg.right + 0.5 && b.top >= svg.top - 0.5 && b.bottom <= svg.bottom + 0.5,
+          b,
+        };
+      });
+    });
+    expect(labels.map((l) => l.text).sort()).toEqual(['claude-haiku-4-5-20251001', 'claude-opus-4-8', 'claude-sonnet-5']);
+    for (const l of labels) expect(l.inside, `${l.text} ${JSON.stringify(l.b)}`).toBe(true);
+    // At 390 px the labels stand upright, so the long one is taller than any fixed 110 px cap.
+    if (width === 390) expect(labels.find((l) => l.text === LONG_MODEL)!.b.height).toBeGreaterThan(110);
+    // claude-sonnet-5: 4 in 90 tool-use turns; its interval runs past the axis, and ends in a mark.
+    expect(await chart.getAttribute('data-clipped')).toBe('1');
+    expect(await chart.locator('.clip-mark .clip-triangle').count()).toBe(1);
+    await page.screenshot({ path: join(artifacts, `models-chart-${width}px.png`), fullPage: true });
     await page.close();
   });
 

@@ -186,6 +186,40 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await versions.close();
   });
 
+  it('real scale: on the Versions chart a version where the rate cannot be measured is hatched, unlike a zero, and a clipped whisker ends in a mark', async () => {
+    const rows = (await api<VersionRatesResponse>(scale, '/api/versions')).rows;
+    const page = await open(scale, '/versions?chart=missing_tool_use_block');
+    const chart = page.locator('[data-testid="versions-chart"]');
+    await chart.locator('.recharts-bar-rectangle').first().waitFor();
+    // 2.1.12–2.1.52 record no stop reason: missing_tool_use_block has no rate there.
+    expect(rows.find((r) => r.version === '2.1.30')!.codes.find((c) => c.code === 'missing_tool_use_block')!.not_measurable).toBe('stop_reason_not_recorded');
+    const marks = chart.locator('.not-measurable-mark');
+    const flagged = Number(await chart.getAttribute('data-not-measurable'));
+    expect(flagged).toBeGreaterThan(0);
+    expect(await marks.count()).toBe(flagged);
+    // Drawn (a column with height and the hatch), where a measured zero draws nothing.
+    const mark = await marks.first().evaluate((e) => ({ h: e.getBoundingClientRect().height, fill: e.getAttribute('fill') }));
+    expect(mark.h).toBeGreaterThan(50);
+    expect(mark.fill).toMatch(/^url\(#not-measurable-hatch-versions-chart\)$/);
+    expect(await chart.locator('[data-testid="chart-marks"]').textContent()).toContain('Hatched: not measurable');
+    await chart.scrollIntoViewIfNeeded();
+    const box = (await marks.first().boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => chart.locator('.chart-tooltip').textContent()).toContain('not measurable: stop reason not recorded');
+    // Whiskers running past the axis top end in a triangle, and the tooltip gives the real end.
+    const clipped = Number(await chart.getAttribute('data-clipped'));
+    expect(clipped).toBeGreaterThan(0);
+    const tri = chart.locator('.clip-mark .clip-triangle');
+    expect(await tri.count()).toBe(clipped);
+    const t = (await tri.first().boundingBox())!;
+    const plotTop = (await chart.locator('.recharts-cartesian-grid').boundingBox())!.y;
+    expect(Math.abs(t.y - plotTop)).toBeLessThan(2); // its tip on the axis top, its body below it
+    await page.mouse.move(t.x + t.width / 2, t.y + t.height + 20);
+    await expect.poll(() => chart.locator('.chart-tooltip').textContent()).toMatch(/interval runs to [\d.,]+‰ \(above the axis\)/);
+    await page.screenshot({ path: join(artifacts, 'scale-versions-marks.png'), fullPage: true });
+    await page.close();
+  }, 60_000);
+
   it('demo: Overview, Timeline and Versions name 2.1.40; the timeline marks it', async () => {
     const page = await open(demo, '/');
     await page.locator('[data-testid="verdict-card"]').first().waitFor();

@@ -5,7 +5,8 @@ import { join } from 'node:path';
  * Issue 28's corpus, built without ../shared: 97 Claude Code versions (2.1.91 and 2.1.130–2.1.225)
  * over 180 days, two sessions per version of 30 clean tool-use turns each, except four
  * unparseable calls (`__unparsedToolInput`, claude-sonnet-5) in 2.1.211, 2.1.215 (two, one
- * session) and 2.1.220, and one `{}` Read call refused for a missing `file_path` in 2.1.91.
+ * session) and 2.1.220, and one `{}` Read call refused for a missing `file_path` in 2.1.91. Ten clean
+ * sessions run on claude-haiku-4-5-20251001, the others on claude-opus-4-8.
  */
 export const CLAIM_TRUTH = {
   versions: 97,
@@ -13,6 +14,9 @@ export const CLAIM_TRUTH = {
   emptyInput: { versions: ['2.1.91'], findings: 1 },
   turnsPerSession: 30,
 } as const;
+
+/** The longest model id in the corpus (issue 29: it was clipped to "-haiku-4-5-20251001"). */
+export const LONG_MODEL = 'claude-haiku-4-5-20251001';
 
 export const CLAIM_VERSIONS = ['2.1.91', ...Array.from({ length: 96 }, (_, i) => `2.1.${130 + i}`)];
 
@@ -33,7 +37,8 @@ export function writeClaimCorpus(dir: string): string {
       const day = dayOf(Math.min(179, Math.floor((v * 180) / CLAIM_VERSIONS.length) + s));
       const session = `s-${version}-${s}`;
       const unparseable = bad.get(`${version}:${s}`) ?? 0;
-      const model = unparseable ? 'claude-sonnet-5' : 'claude-opus-4-8';
+      // A few clean sessions on a model with a long dated id: the Models chart must show its label whole.
+      const model = unparseable ? 'claude-sonnet-5' : s === 1 && v >= 10 && v < 20 ? LONG_MODEL : 'claude-opus-4-8';
       const rows: object[] = [];
       let n = 0;
       const base = () => {

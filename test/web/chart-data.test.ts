@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeRate } from '../../server/query/get-rates';
-import { timelineSeries, whiskerSeries } from '../../web/src/charts/chart-data';
+import { timelineSeries, whiskerPoint, whiskerRows, whiskerSeries, whiskerTop } from '../../web/src/charts/chart-data';
 import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 
@@ -23,9 +23,56 @@ describe('chart data', () => {
   it('gives whiskers as distances below and above the rate', () => {
     const [p] = whiskerSeries([row('2.1.40', 500, 5)], 'missing_tool_use_block');
     expect(p!.rate).toBe(10);
-    expect(p!.error![0]).toBeCloseTo(p!.rate - p!.low, 12);
-    expect(p!.error![1]).toBeCloseTo(p!.high - p!.rate, 12);
-    expect(whiskerSeries([row('2.1.41', 0, 0)], 'missing_tool_use_block')).toEqual([]);
+    expect(p!.not_measurable).toBeNull();
+    expect(p!.error![0]).toBeCloseTo(p!.rate! - p!.low, 12);
+    expect(p!.error![1]).toBeCloseTo(p!.high - p!.rate!, 12);
+  });
+
+  it('keeps a row where the code is not measurable, flagged with the reason and without a rate (never a zero)', () => {
+    const d = { assistant_messages: 40, tool_use_turns: 30, stop_known_messages: 0, capture_messages: 0 };
+    const noStops: RateRow = { key: '2.1.20', ...d, codes: [codeRate('missing_tool_use_block', 0, d)] };
+    const points = whiskerSeries([row('2.1.19', 300, 0), noStops, row(null, 0, 0)], 'missing_tool_use_block', new Map([['2.1.20', '2.1.20 alone']]));
+    expect(points.map((p) => p.key)).toEqual(['2.1.19', '2.1.20', 'unknown']);
+    // A measured zero: rate 0, no whisker, not flagged.
+    expect(points[0]).toMatchObject({ rate: 0, error: null, count: 0, not_measurable: null });
+    // Not measurable: kept, with the reason, no rate and no whisker.
+    expect(points[1]).toMatchObject({ rate: null, error: null, not_measurable: 'stop_reason_not_recorded', tool_use_turns: 0, label: '2.1.20 alone' });
+    expect(points[2]).toMatchObject({ rate: null, not_measurable: 'stop_reason_not_recorded' });
+    // A code the row does not carry at all is not measurable either, not a zero.
+    expect(whiskerSeries([row('2.1.21', 100, 1)], 'unparseable_tool_input')[0]).toMatchObject({ rate: null, not_measurable: 'no_opportunities' });
+    // Drawn: the not-measurable column reaches the axis top (a hatched column); the zero draws nothing.
+    const drawn = whiskerRows(points, whiskerTop(points));
+    expect(drawn.map((p) => p.not_measurable_mark)).toEqual([null, 1, 1]);
+    expect(drawn.every((p) => p.clipped === null)).toBe(true);
+  });
+
+  it('scales the axis to the rates and flags whiskers that run past its top as clipped', () => {
+    // 1 in 20 (50‰, interval to ~236‰) and 30 in 1,000 (30‰, interval to ~43‰).
+    const points = whiskerSeries([row('2.1.50', 20, 1), row('2.1.51', 1000, 30), row('2.1.52', 1000, 0)], 'missing_tool_use_block');
+    const top = whiskerTop(points);
+    expect(top).toBe(60); // 50‰ × 1.15 rounded up, not the 236‰ whisker
+    const drawn = whiskerRows(points, top);
+    expect(drawn[0]!.high).toBeGreaterThan(top);
+    expect(drawn.map((p) => p.clipped)).toEqual([60, null, null]);
+    // A zero's bound may pass the top, but it draws no whisker, so nothing is clipped.
+    expect(drawn[2]!.high).toBeGreaterThan(0);
+    expect(drawn.map((p) => p.not_measurable_mark)).toEqual([null, null, null]);
+    // Nothing measured: a 1‰ axis, not an empty one.
+    expect(whiskerTop([])).toBe(1);
+  });
+
+  it('builds a Compare side the same way: a side without opportunities is not measurable, not 0', () => {
+    expect(whiskerPoint('A', { count: 0, opportunities: 0, interval: null, not_measurable: 'no_tool_use_turns' })).toMatchObject({
+      key: 'A',
+      rate: null,
+      error: null,
+      not_measurable: 'no_tool_use_turns',
+    });
+    expect(whiskerPoint('B', { count: 2, opportunities: 100, interval: { rate: 20, low: 5, high: 70 }, not_measurable: null })).toMatchObject({
+      rate: 20,
+      error: [15, 50],
+      not_measurable: null,
+    });
   });
 
   it('draws each code over its own opportunities: a day without recorded stop reasons is a gap for missing_tool_use_block, not 0', () => {

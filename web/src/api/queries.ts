@@ -100,8 +100,11 @@ export const useCompare = (a: string, b: string, f: FilterQuery) =>
   });
 
 /** The evidence report's exact text, as it would be shared. */
-export const useEvidenceText = (f: FilterQuery, redaction: RedactionQuery, format: 'md' | 'json') =>
-  useQuery({ queryKey: ['export', f, redaction, format], queryFn: () => api.text(`/api/export${toQueryString({ ...f, ...redaction, format })}`) });
+export const useEvidenceText = (f: FilterQuery, redaction: RedactionQuery, format: 'md' | 'json', scope?: 'all') =>
+  useQuery({
+    queryKey: ['export', f, redaction, format, scope],
+    queryFn: () => api.text(`/api/export${toQueryString({ ...f, ...redaction, format, scope })}`),
+  });
 
 export const useDiagnostics = () => useQuery({ queryKey: ['diagnostics'], queryFn: () => api.get<DiagnosticsResponse>('/api/diagnostics') });
 

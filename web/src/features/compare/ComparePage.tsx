@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { FINDING_CODES } from '../../../../shared/finding-codes';
+import { opportunityWords } from '../../../../shared/format/opportunity-words';
 import { formatP } from '../../../../shared/format/p-value';
 import { useCompare, useRegressions, useSummary, useVersions } from '../../api/queries';
+import { whiskerPoint } from '../../charts/chart-data';
 import { codeColor } from '../../charts/colors';
 import { RateWhiskerChart } from '../../charts/RateWhiskerChart';
 import { FilterBar } from '../../components/FilterBar';
@@ -175,23 +177,15 @@ export function ComparePage() {
                         color={codeColor(c.code, FINDING_CODES)}
                         height={180}
                         code={c.code}
-                        points={(['a', 'b'] as const).flatMap((side) => {
-                          const f = c[side];
-                          const i = f.per_1000_opportunities;
-                          return i
-                            ? [
-                                {
-                                  key: side.toUpperCase(),
-                                  rate: i.rate,
-                                  low: i.low,
-                                  high: i.high,
-                                  error: f.count > 0 ? ([i.rate - i.low, i.high - i.rate] as [number, number]) : null,
-                                  count: f.count,
-                                  tool_use_turns: f.tool_use_turns,
-                                },
-                              ]
-                            : [];
-                        })}
+                        per={opportunityWords(c.a.opportunity)}
+                        points={(['a', 'b'] as const).map((side) =>
+                          whiskerPoint(side.toUpperCase(), {
+                            count: c[side].count,
+                            opportunities: c[side].opportunities,
+                            interval: c[side].per_1000_opportunities,
+                            not_measurable: c[side].not_measurable,
+                          }),
+                        )}
                       />
                     </Section>
                   ))}

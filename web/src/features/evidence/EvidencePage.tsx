@@ -41,10 +41,12 @@ export function EvidencePage() {
     if (v && OPTIONS[key].some(([value]) => value === v)) (redaction as Record<string, string>)[key] = v;
   }
   const format = search.get('format') === 'json' ? 'json' : 'md';
-  const text = useEvidenceText(filters, redaction, format);
+  // One claim (default: the strongest card's code, or the code filter's) or, like `export --all-codes`, every code alike.
+  const scope = search.get('scope') === 'all' ? 'all' : undefined;
+  const text = useEvidenceText(filters, redaction, format, scope);
   // The JSON form carries the suggested title (and the same content); the issue body is the Markdown.
-  const json = useEvidenceText(filters, redaction, 'json');
-  const markdown = useEvidenceText(filters, redaction, 'md');
+  const json = useEvidenceText(filters, redaction, 'json', scope);
+  const markdown = useEvidenceText(filters, redaction, 'md', scope);
   const parsed = (() => {
     try {
       return json.data ? (JSON.parse(json.data) as { title?: string; warnings?: string[]; claim?: { versions: string[] } }) : null;
@@ -89,6 +91,13 @@ export function EvidencePage() {
             </select>
           </label>
         ))}
+        <label>
+          report{' '}
+          <select value={scope ?? 'claim'} data-testid="report-scope" onChange={(e) => setParams({ scope: e.target.value === 'all' ? 'all' : undefined })}>
+            <option value="claim">one claim (the code filter's, else the strongest)</option>
+            <option value="all">every code (whole corpus)</option>
+          </select>
+        </label>
         <label>
           format{' '}
           <select value={format} onChange={(e) => set('format', e.target.value)}>

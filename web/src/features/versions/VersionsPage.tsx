@@ -35,6 +35,7 @@ export function VersionsPage() {
   const measurable = measurableCodes(rows, FINDING_CODES);
   // By default the chart shows a code with findings; the chooser offers every measurable code.
   const code = FINDING_CODES.find((c) => c === search.get('chart')) ?? found[0] ?? measurable[0] ?? FINDING_CODES[0];
+  const per = opportunityWords(rows[0]?.codes.find((c) => c.code === code)?.opportunity ?? 'tool_use_turns');
   const opened = listParam(search.get('open') ?? undefined);
   const firstBad = (regressions.data?.rows ?? []).filter((c) => c.dimension === 'version' && c.strength !== 'insufficient').map((c) => c.first_bad!);
   const chooser = (
@@ -69,9 +70,7 @@ export function VersionsPage() {
         </Loaded>
       </Section>
       <FilterBar showCodes={false} extra={chooser} efforts={effortNames} />
-      <Section
-        title={`${codeLabel(code)} per 1,000 ${opportunityWords(rows[0]?.codes.find((c) => c.code === code)?.opportunity ?? 'tool_use_turns')}, by version`}
-      >
+      <Section title={`${codeLabel(code)} per 1,000 ${per}, by version`}>
         <Loaded query={versions} height={300}>
           {(data) => {
             const keep = [...firstBad, ...opened.flatMap((o) => o.split('~'))];
@@ -97,6 +96,7 @@ export function VersionsPage() {
                   height={260}
                   testId="versions-chart"
                   code={code}
+                  per={per}
                   firstBad={firstBad}
                   onPick={(key) => {
                     const col = folded.find((c) => c.key === key);
@@ -128,7 +128,7 @@ export function VersionsPage() {
         <Loaded query={models} height={240}>
           {(data) => (
             <>
-              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="models-chart" code={code} />
+              <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="models-chart" code={code} per={per} />
               <RateTable rows={data.rows} keyName="model" testId="models-table" codes={found} />
               <ViewAsData api={`/api/models${qs}`} csv={{ name: 'models.csv', rows: () => rateRowsCsv(data.rows, 'model') }} />
             </>
@@ -144,7 +144,7 @@ export function VersionsPage() {
           <Loaded query={efforts} height={240}>
             {(data) => (
               <>
-                <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="efforts-chart" code={code} />
+                <RateWhiskerChart points={whiskerSeries(data.rows, code)} color={codeColor(code)} height={200} testId="efforts-chart" code={code} per={per} />
                 <RateTable rows={data.rows} keyName="effort" testId="efforts-table" codes={found} />
                 <p className="muted small">
                   Effort is what each reply's row records (Claude Code 2.1.212+), else the nearest effort an earlier row of the file records; unknown where
