@@ -71,7 +71,9 @@ function measure(args: string[]): Run {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const wall_s = (performance.now() - started) / 1000;
-  const usage = existsSync(usageFile) ? (JSON.parse(readFileSync(usageFile, 'utf8')) as { rss_mb: number; cpu_s: number }) : { rss_mb: Number.NaN, cpu_s: Number.NaN };
+  const usage = existsSync(usageFile)
+    ? (JSON.parse(readFileSync(usageFile, 'utf8')) as { rss_mb: number; cpu_s: number })
+    : { rss_mb: Number.NaN, cpu_s: Number.NaN };
   return { wall_s, ...usage, status: r.status };
 }
 
@@ -134,13 +136,19 @@ console.log(
     ['what (median)', 'wall s', 'CPU s', 'peak RSS MB', 'note'],
     [
       row('baseline: read + JSON.parse, 1 thread', 'baseline', ''),
-      row('index, fresh database', 'index', `CPU ${ratio.cpu.toFixed(2)}× (target ≤ 1.0×), wall ${ratio.wall.toFixed(2)}× (target ≤ 0.7×) the baseline, paired`),
+      row(
+        'index, fresh database',
+        'index',
+        `CPU ${ratio.cpu.toFixed(2)}× (target ≤ 1.0×), wall ${ratio.wall.toFixed(2)}× (target ≤ 0.7×) the baseline, paired`,
+      ),
       row('re-index, nothing changed', 'again', `the run's fixed cost (CPU target < 0.5 s)`),
       ['database', '', '', '', `${(size / 1e6).toFixed(2)} MB = ${((size / corpusBytes) * 100).toFixed(2)}% of the corpus`],
     ],
   ),
 );
-console.log(`load average ${loadStart.toFixed(2)} at start, ${loadEnd.toFixed(2)} at end${Math.max(loadStart, loadEnd) >= 3 ? ' — a busy machine: ratios skewed' : ''}`);
+console.log(
+  `load average ${loadStart.toFixed(2)} at start, ${loadEnd.toFixed(2)} at end${Math.max(loadStart, loadEnd) >= 3 ? ' — a busy machine: ratios skewed' : ''}`,
+);
 console.log(
   JSON.stringify({
     corpus_bytes: corpusBytes,
