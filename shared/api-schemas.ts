@@ -244,14 +244,26 @@ export type TimelineQuery = Static<typeof TimelineQuery>;
 
 export const VersionMarker = Type.Object({ version: Type.String(), first_day: Type.String() });
 
+/** A code with no finding anywhere in a rate answer, with its opportunities summed over the answer's rows. */
+export const QuietCode = Type.Object({ code: Type.String(), opportunity: Type.String(), opportunities: Type.Integer() });
+export type QuietCode = Static<typeof QuietCode>;
+
+/**
+ * What a sparse rate answer adds (shared/sparse-rates.ts): each row's `codes` holds only the codes it
+ * counts findings of; `codes` names every code the rows were figured for, in order (the page rebuilds a
+ * zero's rate from the row's denominators); `quiet_codes` those with no finding in any row.
+ */
+const SparseCodes = { codes: Type.Array(Type.String()), quiet_codes: Type.Array(QuietCode) };
+
 export const TimelineResponse = Type.Object({
   bucket: Type.Union([Type.Literal('day'), Type.Literal('week')]),
   rows: Type.Array(TimelineRow),
   version_markers: Type.Array(VersionMarker),
+  ...SparseCodes,
 });
 export type TimelineResponse = Static<typeof TimelineResponse>;
 
-export const VersionRatesResponse = Type.Object({ rows: Type.Array(VersionRateRow) });
+export const VersionRatesResponse = Type.Object({ rows: Type.Array(VersionRateRow), ...SparseCodes });
 export type VersionRatesResponse = Static<typeof VersionRatesResponse>;
 export const ModelRatesResponse = Type.Object({ rows: Type.Array(ModelRateRow) });
 export type ModelRatesResponse = Static<typeof ModelRatesResponse>;
@@ -261,7 +273,7 @@ export type EffortRatesResponse = Static<typeof EffortRatesResponse>;
 export const VersionModelRow = Type.Object({ version: Nullable(Type.String()), model: Nullable(Type.String()), ...RateFigures });
 export type VersionModelRow = Static<typeof VersionModelRow>;
 
-export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow) });
+export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow), ...SparseCodes });
 export type VersionModelResponse = Static<typeof VersionModelResponse>;
 
 /** Rates per version and effort: the effort breakdown on the Versions page. */
