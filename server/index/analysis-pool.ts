@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Piscina } from 'piscina';
 import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, SERVER_BUNDLE_OPTIONS } from '../build-tools.mjs';
 import { projectRoot } from '../project-root';
 import { analyseForIndex, type IndexAnalysis } from './analyse-for-index';

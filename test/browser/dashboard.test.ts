@@ -131,7 +131,13 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.getByTestId('toggle-zero-codes').click();
     await expect
       .poll(() => page.locator('[data-testid="timeline-chart"] .rate-line').count())
-      .toBe(new Set(expandRates(timeline).filter((r) => r.day != null).flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code))).size);
+      .toBe(
+        new Set(
+          expandRates(timeline)
+            .filter((r) => r.day != null)
+            .flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code)),
+        ).size,
+      );
     await page.close();
   });
 
