@@ -5,6 +5,8 @@
  * relative file names, lines, digests, days, versions, model ids and counts.
  */
 import { type Static, type TSchema, Type } from 'typebox';
+import { SESSION_ENDS, type SessionEnd } from './session-ends';
+import { TURN_END_API_ERROR_KINDS, TURN_ENDS, type TurnEnd } from './turn-ends';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -242,14 +244,26 @@ export type TimelineQuery = Static<typeof TimelineQuery>;
 
 export const VersionMarker = Type.Object({ version: Type.String(), first_day: Type.String() });
 
+/** A code with no finding anywhere in a rate answer, with its opportunities summed over the answer's rows. */
+export const QuietCode = Type.Object({ code: Type.String(), opportunity: Type.String(), opportunities: Type.Integer() });
+export type QuietCode = Static<typeof QuietCode>;
+
+/**
+ * What a sparse rate answer adds (shared/sparse-rates.ts): each row's `codes` holds only the codes it
+ * counts findings of; `codes` names every code the rows were figured for, in order (the page rebuilds a
+ * zero's rate from the row's denominators); `quiet_codes` those with no finding in any row.
+ */
+const SparseCodes = { codes: Type.Array(Type.String()), quiet_codes: Type.Array(QuietCode) };
+
 export const TimelineResponse = Type.Object({
   bucket: Type.Union([Type.Literal('day'), Type.Literal('week')]),
   rows: Type.Array(TimelineRow),
   version_markers: Type.Array(VersionMarker),
+  ...SparseCodes,
 });
 export type TimelineResponse = Static<typeof TimelineResponse>;
 
-export const VersionRatesResponse = Type.Object({ rows: Type.Array(VersionRateRow) });
+export const VersionRatesResponse = Type.Object({ rows: Type.Array(VersionRateRow), ...SparseCodes });
 export type VersionRatesResponse = Static<typeof VersionRatesResponse>;
 export const ModelRatesResponse = Type.Object({ rows: Type.Array(ModelRateRow) });
 export type ModelRatesResponse = Static<typeof ModelRatesResponse>;
@@ -259,7 +273,7 @@ export type EffortRatesResponse = Static<typeof EffortRatesResponse>;
 export const VersionModelRow = Type.Object({ version: Nullable(Type.String()), model: Nullable(Type.String()), ...RateFigures });
 export type VersionModelRow = Static<typeof VersionModelRow>;
 
-export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow) });
+export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow), ...SparseCodes });
 export type VersionModelResponse = Static<typeof VersionModelResponse>;
 
 /** Rates per version and effort: the effort breakdown on the Versions page. */
@@ -801,3 +815,82 @@ export const SessionResponse = Type.Object({
   totals: Type.Object({ turns: Type.Integer(), calls: Type.Integer(), errors: Type.Integer(), compactions: Type.Integer(), findings: Type.Integer() }),
 });
 export type SessionResponse = Static<typeof SessionResponse>;
+
+// Session ends and turn ends (their vocabularies are shared/session-ends.ts and shared/turn-ends.ts,
+// kept free of TypeBox so that the scanner and the index do not load it).
+
+/** GET /api/session-ends: per version (or model, or day), how many sessions ended each way. */
+export const SessionEndsQuery = Type.Object({
+  dimension: Type.Optional(Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day')])),
+  /** Folder ids (comma-separated). */
+  folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+  /** main (default): sessions; sidechain: subagent transcripts; all: both. */
+  sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+});
+export type SessionEndsQuery = Static<typeof SessionEndsQuery>;
+
+export const SessionEndCounts = Type.Object(
+  Object.fromEntries(SESSION_ENDS.map((e) => [e, Type.Integer()])) as Record<SessionEnd, ReturnType<typeof Type.Integer>>,
+);
+
+/** A row names its dimension: `version`, `model` or `day` (of the last message judged; null when unknown), as asked. */
+export const SessionEndsRow = Type.Object({
+  version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  model: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  day: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  sessions: Type.Integer(),
+  ends: SessionEndCounts,
+});
+export type SessionEndsRow = Static<typeof SessionEndsRow>;
+
+export const SessionEndsResponse = Type.Object({
+  dimension: Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day')]),
+  rows: Type.Array(SessionEndsRow),
+});
+export type SessionEndsResponse = Static<typeof SessionEndsResponse>;
+
+export const TurnEndDimension = Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day'), Type.Literal('effort')]);
+export type TurnEndDimension = Static<typeof TurnEndDimension>;
+
+/** GET /api/turn-ends: per version (or model, day, effort), how many turns ended each way. */
+export const TurnEndsQuery = Type.Object({
+  dimension: Type.Optional(TurnEndDimension),
+  /** Folder ids (comma-separated). */
+  folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+  /** main (default): sessions; sidechain: subagent transcripts; all: both. */
+  sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+  /** last: only each session's last turn (the session end); all (default): every turn. */
+  turns: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('last')])),
+  /** Efforts (comma-separated; `unknown` for none recorded). */
+  effort: Type.Optional(Type.String({ pattern: '^[a-z,]{1,200}$' })),
+});
+export type TurnEndsQuery = Static<typeof TurnEndsQuery>;
+
+const counts = <K extends string>(keys: readonly K[]) =>
+  Type.Object(Object.fromEntries(keys.map((e) => [e, Type.Integer()])) as Record<K, ReturnType<typeof Type.Integer>>);
+
+export const TurnEndCounts = counts(TURN_ENDS);
+export const TurnEndApiErrorCounts = counts(TURN_END_API_ERROR_KINDS);
+
+/** A row names its dimension (`version`, `model`, `day` or `effort` of the turn's last message; null when unknown), as asked. */
+export const TurnEndsRow = Type.Object({
+  version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  model: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  day: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  effort: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** Turn ends counted in the row (the sum of `ends`). */
+  turn_ends: Type.Integer(),
+  ends: TurnEndCounts,
+  /** Each class per 1,000 turn ends of the row (one decimal). */
+  per_1000_turn_ends: Type.Object(Object.fromEntries(TURN_ENDS.map((e) => [e, Type.Number()])) as Record<TurnEnd, ReturnType<typeof Type.Number>>),
+  /** The `api_error` turn ends by what the error row says. */
+  api_error_kinds: TurnEndApiErrorCounts,
+});
+export type TurnEndsRow = Static<typeof TurnEndsRow>;
+
+export const TurnEndsResponse = Type.Object({
+  dimension: TurnEndDimension,
+  turns: Type.Union([Type.Literal('all'), Type.Literal('last')]),
+  rows: Type.Array(TurnEndsRow),
+});
+export type TurnEndsResponse = Static<typeof TurnEndsResponse>;

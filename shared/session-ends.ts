@@ -1,5 +1,3 @@
-import { type Static, Type } from 'typebox';
-
 /**
  * How a session's last assistant turn ended: one class per transcript file, shared by the
  * classifier (server/detect/session-end.ts), the index, the API and the page.
@@ -22,33 +20,3 @@ export const SESSION_END_TEXT: Record<SessionEnd, string> = {
 export function isSessionEnd(value: string): value is SessionEnd {
   return (SESSION_ENDS as readonly string[]).includes(value);
 }
-
-/** GET /api/session-ends: per version (or model, or day), how many sessions ended each way. */
-export const SessionEndsQuery = Type.Object({
-  dimension: Type.Optional(Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day')])),
-  /** Folder ids (comma-separated). */
-  folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
-  /** main (default): sessions; sidechain: subagent transcripts; all: both. */
-  sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
-});
-export type SessionEndsQuery = Static<typeof SessionEndsQuery>;
-
-export const SessionEndCounts = Type.Object(
-  Object.fromEntries(SESSION_ENDS.map((e) => [e, Type.Integer()])) as Record<SessionEnd, ReturnType<typeof Type.Integer>>,
-);
-
-/** A row names its dimension: `version`, `model` or `day` (of the last message judged; null when unknown), as asked. */
-export const SessionEndsRow = Type.Object({
-  version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  model: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  day: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  sessions: Type.Integer(),
-  ends: SessionEndCounts,
-});
-export type SessionEndsRow = Static<typeof SessionEndsRow>;
-
-export const SessionEndsResponse = Type.Object({
-  dimension: Type.Union([Type.Literal('version'), Type.Literal('model'), Type.Literal('day')]),
-  rows: Type.Array(SessionEndsRow),
-});
-export type SessionEndsResponse = Static<typeof SessionEndsResponse>;

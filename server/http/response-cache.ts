@@ -21,7 +21,7 @@ function prepareVersion(db: Db) {
  */
 export function responseCache(db: Db | (() => Db), options: { maxEntries?: number } = {}) {
   const max = options.maxEntries ?? 500;
-  const entries = new Map<string, { version: string; payload: Buffer }>();
+  const entries = new Map<string, { version: string; payload: Buffer; type: string }>();
   // A read-only server may reopen its index (a followed snapshot): answers kept from another connection are dropped.
   const current = typeof db === 'function' ? db : () => db;
   let bound: Db | null = null;
@@ -47,14 +47,16 @@ export function responseCache(db: Db | (() => Db), options: { maxEntries?: numbe
       if (hit && hit.version === version()) {
         entries.delete(request.url); // refresh its place in the LRU order
         entries.set(request.url, hit);
-        return reply.header('content-type', 'application/json; charset=utf-8').header('x-cache', 'hit').send(hit.payload);
+        return reply.header('content-type', hit.type).header('x-cache', 'hit').send(hit.payload);
       }
     },
     onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       if (!applies(request) || reply.statusCode !== 200 || typeof payload !== 'string' || reply.getHeader('x-cache') === 'hit') return payload;
       // Kept as bytes: a hit is then sent without encoding the text again (the daily timeline is ~140 KB).
       const bytes = Buffer.from(payload);
-      entries.set(request.url, { version: version(), payload: bytes });
+      // The type it was sent with (JSON, or the evidence report's Markdown).
+      const type = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+      entries.set(request.url, { version: version(), payload: bytes, type });
       if (entries.size > max) entries.delete(entries.keys().next().value!);
       return bytes;
     },

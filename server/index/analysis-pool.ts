@@ -3,7 +3,6 @@ import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { ANALYSE_WORKER_BUNDLE, ANALYSE_WORKER_SOURCE, SERVER_BUNDLE_OPTIONS } from '../build/build-tools.mjs';
 import { projectRoot } from '../build/project-root';
 import { analyseForIndex, type IndexAnalysis } from './analyse-for-index';
@@ -49,7 +48,9 @@ const WORKER_YOUNG_GENERATION_MB = 16;
 /** Parse and detect in worker threads, one per core; results come back to the single writer. */
 export function workerAnalyser(threads = availableParallelism()): Analyser {
   // Started at once, awaited by the first batch: the pool exists once its worker's bundle does.
-  const started = bundleWorker().then((bundle) => ({
+  // Piscina is loaded here, not with this module: a run that needs no pool (a few small files, a
+  // re-index with nothing to do) does not pay for loading it.
+  const started = Promise.all([bundleWorker(), import('piscina')]).then(([bundle, { Piscina }]) => ({
     bundle,
     pool: new Piscina<string[] | { paths: string[]; salvage: boolean[] }, EncodedAnalyses>({
       filename: bundle.file,

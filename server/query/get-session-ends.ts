@@ -1,4 +1,5 @@
-import { SESSION_ENDS, type SessionEnd, type SessionEndsResponse, type SessionEndsRow } from '../../shared/session-ends';
+import type { SessionEndsResponse, SessionEndsRow } from '../../shared/api-schemas';
+import { SESSION_ENDS, type SessionEnd } from '../../shared/session-ends';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { prepared } from '../store/prepared';

@@ -1,12 +1,5 @@
-import {
-  TURN_END_API_ERROR_KINDS,
-  TURN_ENDS,
-  type TurnEnd,
-  type TurnEndApiErrorKind,
-  type TurnEndDimension,
-  type TurnEndsResponse,
-  type TurnEndsRow,
-} from '../../shared/turn-ends';
+import type { TurnEndDimension, TurnEndsResponse, TurnEndsRow } from '../../shared/api-schemas';
+import { TURN_END_API_ERROR_KINDS, TURN_ENDS, type TurnEnd, type TurnEndApiErrorKind } from '../../shared/turn-ends';
 import { UNKNOWN } from '../../shared/unknown';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';

@@ -1,4 +1,4 @@
-import { SessionEndsQuery, SessionEndsResponse } from '../../shared/session-ends';
+import { SessionEndsQuery, SessionEndsResponse } from '../../shared/api-schemas';
 import type { App, RouteContext } from '../http/types';
 import { getSessionEnds } from '../query/get-session-ends';
 import { folderIds } from './parse-filters';

@@ -1,4 +1,4 @@
-import { TurnEndsQuery, TurnEndsResponse } from '../../shared/turn-ends';
+import { TurnEndsQuery, TurnEndsResponse } from '../../shared/api-schemas';
 import type { App, RouteContext } from '../http/types';
 import { getTurnEnds } from '../query/get-turn-ends';
 import { folderIds } from './parse-filters';

@@ -2,18 +2,34 @@
  * `npm run bench:api`: latency and throughput of the API on the index of the 300 MB benchmark
  * corpus (built by `npm run bench`, or here if missing), with autocannon at 50 connections
  * (the load itself is test/bench/api-load.ts, shared with `npm run bench:scale`).
- * Target: p99 under 50 ms for /api/timeline and /api/findings.
+ * Targets: p99 under 50 ms (under 500 ms for /api/export); answers of /api/timeline, /api/versions and
+ * /api/version-models under 100 KB (issue 32).
+ * Options: --db FILE (any index, e.g. your own), --seconds N (8) of load per
+ * endpoint, --connections N (50).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { endpointTable, loadEndpoints } from './api-load';
 
 const root = join(import.meta.dirname, '../..');
-const dbPath = join(root, 'bench-out/bench-index.db');
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    seconds: { type: 'string', default: '8' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const dbPath = values.db ? resolve(values.db) : join(root, 'bench-out/bench-index.db');
 const corpus = join(root, 'bench-out/corpus-300-120/projects');
 const cli = [join(root, 'server/cli/launch.mjs')]; // what `npm start` and `npm run cli` run
 
+if (values.db && !existsSync(dbPath)) {
+  console.error(`no index at ${dbPath}`);
+  process.exit(1);
+}
 if (!existsSync(dbPath)) {
   if (!existsSync(corpus)) {
     console.error('no benchmark corpus: run `npm run bench` first (it needs ../shared)');
@@ -22,10 +38,23 @@ if (!existsSync(dbPath)) {
   spawnSync(process.execPath, [...cli, 'index', corpus, '--db', dbPath], { stdio: 'inherit' });
 }
 
-const results = await loadEndpoints(dbPath, [
-  '/api/timeline',
-  '/api/timeline?bucket=week&model=claude-opus-4-8',
-  '/api/findings?limit=100',
-  '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc',
-]);
+const load = loadavg()[0]!;
+const results = await loadEndpoints(
+  dbPath,
+  [
+    '/api/summary',
+    '/api/timeline',
+    '/api/timeline?bucket=week&model=claude-opus-4-8',
+    '/api/versions',
+    '/api/version-models',
+    '/api/regressions',
+    '/api/findings?limit=100',
+    '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc',
+    '/api/export',
+  ],
+  { seconds: Number(values.seconds), connections: Number(values.connections), serveArgs: ['--no-watch', '--no-build'] },
+);
+console.log(
+  `index: ${dbPath}; ${values.connections} connections, ${values.seconds} s per endpoint; load average ${load.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`,
+);
 console.log(endpointTable(results));

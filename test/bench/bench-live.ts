@@ -5,21 +5,32 @@
  * call to a transcript and polls /api/findings until the finding is there; then measures the
  * server process's CPU time over an idle minute (BENCH_IDLE_SECONDS to change it).
  * Target: p95 under 2 s from the write to the finding in the API; idle CPU near zero.
+ * Options (for a quick check): --sessions N (400), --appends N (50), --idle-seconds N (60, or
+ * BENCH_IDLE_SECONDS).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { sessionRows } from '../support/session-transcripts';
+import { freePort } from './api-load';
 
 const root = join(import.meta.dirname, '../..');
-const APPENDS = 50;
-const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '400' },
+    appends: { type: 'string', default: '50' },
+    'idle-seconds': { type: 'string', default: process.env.BENCH_IDLE_SECONDS ?? '60' },
+  },
+});
+const APPENDS = Number(values.appends);
+const IDLE_SECONDS = Number(values['idle-seconds']);
 const CLOCK_TICKS = 100; // USER_HZ on Linux (getconf CLK_TCK)
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-bench-live-'));
-generateDemoCorpus({ out: tmp, seed: 7, sessions: 400 });
+generateDemoCorpus({ out: tmp, seed: 7, sessions: Number(values.sessions) });
 const projects = join(tmp, 'projects');
 const transcripts: string[] = [];
 const walk = (dir: string) => {
@@ -33,9 +44,13 @@ walk(projects);
 // Appended to: whole, well-formed main-session transcripts (the demo corpus also holds damaged files, which stay failed).
 const targets = transcripts.filter((p) => p.includes('-home-user-project-') && !p.includes('/subagents/')).sort();
 
-const server = spawn(process.execPath, [join(root, 'server/cli/launch.mjs'), 'serve', projects, '--db', join(tmp, 'index.db'), '--port', '0', '--no-build'], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const server = spawn(
+  process.execPath,
+  [join(root, 'server/cli/launch.mjs'), 'serve', projects, '--db', join(tmp, 'index.db'), '--port', String(await freePort()), '--no-build'],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const base = await new Promise<string>((resolve, reject) => {
   let out = '';
   server.stdout.on('data', (chunk: Buffer) => {

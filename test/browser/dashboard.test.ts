@@ -11,6 +11,7 @@ import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import type { ModelRatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
+import { expandRates } from '../../shared/sparse-rates';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { fixturesRoot } from '../support/detector-fixtures';
@@ -130,7 +131,13 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.getByTestId('toggle-zero-codes').click();
     await expect
       .poll(() => page.locator('[data-testid="timeline-chart"] .rate-line').count())
-      .toBe(new Set(timeline.rows.filter((r) => r.day != null).flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code))).size);
+      .toBe(
+        new Set(
+          expandRates(timeline)
+            .filter((r) => r.day != null)
+            .flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code)),
+        ).size,
+      );
     await page.close();
   });
 

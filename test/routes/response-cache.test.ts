@@ -48,13 +48,27 @@ describe('caching is declared per route (config: { cache: true })', () => {
     '/api/diagnostics',
     '/api/regressions',
     '/api/session-ends',
+    '/api/export',
   ])('%s is cached', async (url) => {
     expect(await twice(url)).toBe('hit');
   });
 
-  it('one finding (its strip re-reads the file), the folders (with paths), health and the export are not', async () => {
+  it('the export is cached as it was sent: its Markdown stays Markdown, its JSON JSON', async () => {
+    const md = await t.get('/api/export?format=md');
+    const again = await t.get('/api/export?format=md');
+    expect(again.headers['x-cache']).toBe('hit');
+    expect(again.headers['content-type']).toBe(md.headers['content-type']);
+    expect(again.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(again.body).toBe(md.body);
+    await t.get('/api/export?format=json');
+    const json = await t.get('/api/export?format=json');
+    expect(json.headers['x-cache']).toBe('hit');
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('one finding (its strip re-reads the file), the folders (with paths), health and the index run are not', async () => {
     const id = (await t.get('/api/findings')).json.rows[0].id as string;
-    for (const url of [`/api/findings/${id}`, '/api/folders', '/api/health', '/api/export?format=json', '/api/index-runs/current']) {
+    for (const url of [`/api/findings/${id}`, '/api/folders', '/api/health', '/api/index-runs/current']) {
       expect(await twice(url), url).toBeUndefined();
     }
   });

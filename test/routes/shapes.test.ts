@@ -26,7 +26,9 @@ afterAll(async () => {
 const DATA_KEYED = new Set(['files_by_format', 'files_refused_by_code', 'details', 'ends']);
 /** Top-level lists that are not the response's main collection, as the README says. */
 const OTHER_LISTS: Record<string, string[]> = {
-  '/api/timeline': ['version_markers'],
+  '/api/timeline': ['version_markers', 'codes', 'quiet_codes'],
+  '/api/versions': ['codes', 'quiet_codes'],
+  '/api/version-models': ['codes', 'quiet_codes'],
   '/api/regressions': ['verdicts'],
   '/api/files': ['unknown_rows'],
   // One record each, not a list: their arrays are fields of that record.

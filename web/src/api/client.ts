@@ -15,13 +15,21 @@ function launchToken(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="tcf-token"]')?.content ?? '';
 }
 
+/** Answers web/public/assets/prefetch.js started before this code loaded, by path; each is taken once. */
+function takeEarly(method: string, path: string): Promise<Response> | undefined {
+  const early = (globalThis as { __tcfEarly?: Record<string, Promise<Response>> }).__tcfEarly;
+  const answer = method === 'GET' ? early?.[path] : undefined;
+  if (answer) delete early![path];
+  return answer;
+}
+
 async function request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, as: 'json' | 'text' = 'json'): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-tcf-token'] = launchToken();
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await (takeEarly(method, path) ?? fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }));
   } catch {
     throw new ApiError(0, 'unreachable', 'the dashboard server is not answering; is it still running?');
   }

@@ -22,13 +22,15 @@ import type {
   VersionModelResponse,
   VersionRatesResponse,
 } from '../../../shared/api-schemas';
+import { expandRates } from '../../../shared/sparse-rates';
 import { effortRows, modelRows, timelineRows, versionRows } from '../lib/keyed-rows';
 import { toQueryString } from '../lib/url-filters';
 import { api } from './client';
 
 /**
  * One hook per endpoint, each with its fetcher; keys include the filters so views cache apart.
- * Rate rows (versions, models, timeline) reach the page's tables and charts as KeyedRow.
+ * Rate rows (versions, models, timeline) reach the page's tables and charts as KeyedRow; the sparse
+ * answers (timeline, versions, version-models) are made whole first (shared/sparse-rates.ts).
  */
 
 export const useHealth = () => useQuery({ queryKey: ['health'], queryFn: () => api.get<HealthResponse>('/api/health'), staleTime: Infinity });
@@ -40,14 +42,14 @@ export const useTimeline = (f: FilterQuery, bucket: 'day' | 'week') =>
   useQuery({
     queryKey: ['timeline', f, bucket],
     queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket })}`),
-    select: (d) => ({ ...d, rows: timelineRows(d.rows) }),
+    select: (d) => ({ ...d, rows: timelineRows(expandRates(d)) }),
   });
 
 export const useVersions = (f: FilterQuery) =>
   useQuery({
     queryKey: ['versions', f],
     queryFn: () => api.get<VersionRatesResponse>(`/api/versions${toQueryString(f)}`),
-    select: (d) => ({ rows: versionRows(d.rows) }),
+    select: (d) => ({ rows: versionRows(expandRates(d)) }),
   });
 
 export const useModels = (f: FilterQuery) =>
@@ -68,7 +70,11 @@ export const useVersionEfforts = (f: FilterQuery) =>
   useQuery({ queryKey: ['version-efforts', f], queryFn: () => api.get<VersionEffortResponse>(`/api/version-efforts${toQueryString(f)}`) });
 
 export const useVersionModels = (f: FilterQuery) =>
-  useQuery({ queryKey: ['version-models', f], queryFn: () => api.get<VersionModelResponse>(`/api/version-models${toQueryString(f)}`) });
+  useQuery({
+    queryKey: ['version-models', f],
+    queryFn: () => api.get<VersionModelResponse>(`/api/version-models${toQueryString(f)}`),
+    select: (d) => ({ ...d, rows: expandRates(d) }),
+  });
 
 export const useFindings = (f: FilterQuery, sort: 'day_asc' | 'day_desc') =>
   useInfiniteQuery({
@@ -177,5 +183,5 @@ export const useTimelineIn = (f: FilterQuery, bucket: 'day' | 'week' | null) =>
     queryKey: ['timeline', f, bucket],
     enabled: bucket !== null,
     queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket: bucket ?? 'day' })}`),
-    select: (d) => ({ ...d, rows: timelineRows(d.rows) }),
+    select: (d) => ({ ...d, rows: timelineRows(expandRates(d)) }),
   });

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { TURN_END_TEXT, TURN_ENDS, type TurnEnd, type TurnEndDimension, type TurnEndsResponse } from '../../../shared/turn-ends';
+import type { TurnEndDimension, TurnEndsResponse } from '../../../shared/api-schemas';
+import { TURN_END_TEXT, TURN_ENDS, type TurnEnd } from '../../../shared/turn-ends';
 import { api } from '../api/client';
 import { Loaded, Section } from '../components/ui';
 import { ViewAsData } from '../components/ViewAsData';

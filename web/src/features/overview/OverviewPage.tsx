@@ -1,10 +1,9 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../../shared/finding-codes';
 import { opportunityWords } from '../../../../shared/format/opportunity-words';
 import { useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../../api/queries';
 import { chartMarkers } from '../../charts/markers';
-import { RateTimeChart } from '../../charts/RateTimeChart';
 import { autoBucket, foldDays, formatCell } from '../../charts/scale';
 import { FilterBar } from '../../components/FilterBar';
 import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton, StatCard, WarningBanner } from '../../components/ui';
@@ -13,6 +12,9 @@ import { ViewAsData } from '../../components/ViewAsData';
 import { rateRowsCsv } from '../../lib/csv';
 import { codeLabel, formatCount, formatDay } from '../../lib/format';
 import { filtersFromSearch, listParam, toQueryString } from '../../lib/url-filters';
+
+// The chart (and recharts with it) loads on its own: the verdict cards and figures do not wait for it (issue 32).
+const RateTimeChart = lazy(() => import('../../charts/RateTimeChart').then((m) => ({ default: m.RateTimeChart })));
 
 export function OverviewPage() {
   const [search] = useSearchParams();
@@ -132,17 +134,19 @@ export function OverviewPage() {
                 </button>
               </p>
             ) : (
-              <RateTimeChart
-                rows={foldDays(data.rows, data.bucket === 'week' && bucket === 'week' ? 'day' : bucket)}
-                bucket={bucket}
-                codes={charted}
-                markers={chartMarkers(regressions.data?.rows ?? [], data.version_markers, picked)}
-                height={200}
-                compact
-                hiddenCount={showAll ? 0 : quiet.length}
-                showHidden={showAll}
-                onToggleHidden={() => setShowAll(!showAll)}
-              />
+              <Suspense fallback={<Skeleton height={200} />}>
+                <RateTimeChart
+                  rows={foldDays(data.rows, data.bucket === 'week' && bucket === 'week' ? 'day' : bucket)}
+                  bucket={bucket}
+                  codes={charted}
+                  markers={chartMarkers(regressions.data?.rows ?? [], data.version_markers, picked)}
+                  height={200}
+                  compact
+                  hiddenCount={showAll ? 0 : quiet.length}
+                  showHidden={showAll}
+                  onToggleHidden={() => setShowAll(!showAll)}
+                />
+              </Suspense>
             );
           }}
         </Loaded>
