@@ -1,13 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { lstatSync } from 'node:fs';
-import { relative, sep } from 'node:path';
-import { type FSWatcher, watch } from 'chokidar';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
-import { childPath, displayComponent, fsPath } from '../scan/file-name-bytes';
+import { childPath, fsPath } from '../scan/file-name-bytes';
 import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory, walkDirectoryAsync } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
+import { FolderWatch } from './folder-watch';
 import { type FilesUpdate, indexFilesOfRoot } from './index-files';
 import { prepareLiveStatements } from './live-statements';
 
@@ -36,14 +35,14 @@ export const RECONCILE_MS = 30_000;
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
 
 /**
- * Watches every root (chokidar: inotify/FSEvents, no polling, symbolic links never followed)
+ * Watches every root (folder-watch.ts: one OS watch per folder, none per file, no polling, links never followed)
  * and re-indexes only the files that changed, a short quiet time after the last change. Waits
  * while a full index runs (it would read the same files) and stops between files when one
  * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the index
  * runner as a 'live' event, which /api/index-runs/events forwards to the page.
  */
 export class RootWatcher extends EventEmitter {
-  private readonly watchers = new Map<number, { root: RootRow; watcher: FSWatcher }>();
+  private readonly watchers = new Map<number, { root: RootRow; watcher: FolderWatch }>();
   private readonly pending = new Map<number, Set<string>>();
   private readonly writing = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -96,7 +95,7 @@ export class RootWatcher extends EventEmitter {
       if (!ids.has(id)) {
         this.watchers.delete(id);
         this.pending.delete(id);
-        await w.watcher.close();
+        w.watcher.close();
       }
     }
     const ready: Promise<void>[] = [];
@@ -109,36 +108,25 @@ export class RootWatcher extends EventEmitter {
 
   /** Starts (or restarts) the file-system watch of one root; resolves when it is ready. */
   private arm(root: RootRow): Promise<void> {
-    const watcher = watch(root.path, {
-      persistent: true,
-      ignoreInitial: true,
-      followSymlinks: false,
-      // Only transcripts and captures (folders are always walked into).
-      ignored: (path, stats) => stats?.isFile() === true && !scanned(path),
+    // Names arrive as the full walk writes them: each component as its display name (scan/file-name-bytes.ts), so a
+    // name with a backslash or a control character is the same file here as in a full index, never a second row.
+    // A watch that fails (too many folders for the system's inotify limit, EMFILE) is said once, by folder label and
+    // error code: changes there then wait for the reconciliation, or a full index.
+    const watcher = new FolderWatch(root.path, {
+      entry: (rel) => this.queue(root.id, rel),
+      folderAdded: (rel) => this.queueFolder(root, rel),
+      folderGone: (rel) => this.queueGoneFolder(root.id, rel),
+      failed: (code) => this.emit('watch-error', root.label, code),
     });
     this.watchers.set(root.id, { root, watcher });
-    // The full walk's names: each component as its display name (scan/file-name-bytes.ts), so a name with a
-    // backslash or a control character is the same file here as in a full index, never a second row.
-    const toRel = (path: string) =>
-      relative(root.path, path)
-        .split(sep)
-        .map((part) => (part === '..' ? part : displayComponent(Buffer.from(part, 'utf8'))))
-        .join('/');
-    watcher.on('add', (path) => this.queue(root.id, toRel(path)));
-    watcher.on('change', (path) => this.queue(root.id, toRel(path)));
-    watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
-    watcher.on('addDir', (path) => this.queueFolder(root, toRel(path)));
-    watcher.on('unlinkDir', (path) => this.queueGoneFolder(root.id, toRel(path)));
-    // A watch that fails (too many folders for the system's inotify limit, a folder made unreadable) is said
-    // once, by folder label and error code: changes there then need a full index, which reports each file.
-    let failed = false;
-    watcher.on('error', (error) => {
-      if (failed) return;
-      failed = true;
-      const code = (error as NodeJS.ErrnoException).code;
-      this.emit('watch-error', root.label, typeof code === 'string' && /^[A-Z0-9_]{1,20}$/.test(code) ? code : 'unknown');
-    });
-    return new Promise((resolve) => watcher.once('ready', () => resolve()));
+    return watcher.start();
+  }
+
+  /** How many folder watches are held (one per folder, none per file; a test counts them). */
+  watchCount(): number {
+    let n = 0;
+    for (const { watcher } of this.watchers.values()) n += watcher.size;
+    return n;
   }
 
   /**
@@ -150,7 +138,7 @@ export class RootWatcher extends EventEmitter {
     const entry = this.watchers.get(rootId);
     if (!entry || this.closed) return;
     this.watchers.delete(rootId);
-    await entry.watcher.close();
+    entry.watcher.close();
     if (this.closed) return;
     await this.arm(entry.root);
     this.emit('rearmed', rootId);
@@ -249,7 +237,7 @@ export class RootWatcher extends EventEmitter {
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     this.reconcileTimer = null;
     await this.reconciling;
-    await Promise.all([...this.watchers.values()].map((w) => w.watcher.close()));
+    for (const w of this.watchers.values()) w.watcher.close();
     this.watchers.clear();
     await this.flushing;
   }

@@ -140,9 +140,9 @@ describe('the watcher keeps a watched index equal to a fresh one', () => {
     const { db, watcher } = await watched('lost-live', root, { reconcileMs: 0 });
     let rearmed = 0;
     watcher.on('rearmed', () => rearmed++);
-    // What the race leaves behind, made certain: chokidar no longer watches the folder.
-    const chokidar = (watcher as unknown as { watchers: Map<number, { watcher: { unwatch(path: string): void } }> }).watchers.values().next().value!.watcher;
-    chokidar.unwatch(join(root, 'p'));
+    // What the race leaves behind, made certain: the folder's watch is gone (folder-watch.ts).
+    const folders = (watcher as unknown as { watchers: Map<number, { watcher: { drop(rel: string): void } }> }).watchers.values().next().value!.watcher;
+    folders.drop('p');
     appendFileSync(join(root, 'p', 'a.jsonl'), `${sessionRows('lost_call', canary, { idPrefix: 'lost-b' }).join('\n')}\n`);
     writeFileSync(join(root, 'p', 'new.jsonl'), sessionText('lost_call', canary, { idPrefix: 'lost-c' }));
     await new Promise((resolve) => setTimeout(resolve, 1000));
