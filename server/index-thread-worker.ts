@@ -1,7 +1,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { type IndexOptions, indexRoots } from './index/index-roots';
 import { isIndexBusy } from './index/index-store';
+import { type FilesUpdate, indexFilesOfRoot } from './live/index-files';
 import { describeDatabaseError, openDatabase } from './store/database';
+import type { RootRow } from './store/index-statements';
 import { sqliteIndexStore } from './store/index-store';
 
 /** What the server's index thread is asked (server/index-thread.ts). */
@@ -21,6 +23,25 @@ export type IndexThreadMessage =
   | { type: 'progress'; progress: import('./index/index-summary').IndexProgress }
   | { type: 'done'; summary: import('./index/index-summary').IndexSummary; checkpointed: boolean }
   | { type: 'failed'; code: string | null; message: string | null; name: string };
+
+/**
+ * The watcher's writer thread (server/index-thread.ts liveWritesInThread): the same bundle, started with
+ * `live`, lives while changes come and runs each batch of the watcher's per-file updates
+ * (live/index-files.ts) on its own connection. `stop` is one shared flag: 1 while a full index runs (the
+ * batch then stops between files, as it did on the main thread).
+ */
+export interface LiveThreadData {
+  live: true;
+  path: string;
+  stop: SharedArrayBuffer;
+}
+
+export type LiveThreadRequest = { type: 'files'; id: number; root: RootRow; relPaths: string[]; keepWhileWriting: boolean } | { type: 'close' };
+
+/** Plain data only: counts, relative names, finding ids and codes (as the LiveUpdate the page is sent). */
+export type LiveThreadMessage =
+  | { type: 'files-done'; id: number; update: FilesUpdate }
+  | { type: 'files-failed'; id: number; code: string | null; message: string | null; name: string };
 
 /**
  * The server's index thread: one index run, start to end, on a connection of its own. Every
@@ -82,10 +103,44 @@ async function run(): Promise<void> {
   }
 }
 
-run()
-  .catch((error: unknown) => {
-    const known = describeDatabaseError(error);
-    post({ type: 'failed', code: known?.code ?? null, message: known?.message ?? null, name: error instanceof Error ? error.name : 'unknown' });
-  })
-  // Nothing more to hear: the thread ends.
-  .finally(() => parentPort!.close());
+/** The watcher's writer: one batch at a time, in the order asked, until told to close. */
+function runLive(live: LiveThreadData): void {
+  const db = openDatabase(live.path);
+  const stop = new Int32Array(live.stop);
+  let chain: Promise<unknown> = Promise.resolve();
+  parentPort!.on('message', (m: LiveThreadRequest) => {
+    if (m.type === 'close') {
+      chain = chain.finally(() => {
+        db.close();
+        parentPort!.close();
+      });
+      return;
+    }
+    if (m.type !== 'files') return;
+    chain = chain.then(() =>
+      indexFilesOfRoot(db, m.root, m.relPaths, { keepWhileWriting: m.keepWhileWriting, shouldStop: () => Atomics.load(stop, 0) === 1 }).then(
+        (update) => parentPort!.postMessage({ type: 'files-done', id: m.id, update } satisfies LiveThreadMessage),
+        (error: unknown) => {
+          const known = describeDatabaseError(error);
+          parentPort!.postMessage({
+            type: 'files-failed',
+            id: m.id,
+            code: known?.code ?? null,
+            message: known?.message ?? null,
+            name: error instanceof Error ? error.name : 'unknown',
+          } satisfies LiveThreadMessage);
+        },
+      ),
+    );
+  });
+}
+
+if ((workerData as Partial<LiveThreadData>).live === true) runLive(workerData as LiveThreadData);
+else
+  run()
+    .catch((error: unknown) => {
+      const known = describeDatabaseError(error);
+      post({ type: 'failed', code: known?.code ?? null, message: known?.message ?? null, name: error instanceof Error ? error.name : 'unknown' });
+    })
+    // Nothing more to hear: the thread ends.
+    .finally(() => parentPort!.close());

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { READ_ONLY_OFF, READ_ONLY_REASONS, type ReadOnlyReason } from '../shared/read-only';
 import { buildApp } from './app';
 import { IndexRunner } from './index/index-runner';
-import { indexInThread, serverIndexRuns } from './index-thread';
+import { indexInThread, liveWritesInThread, serverIndexRuns } from './index-thread';
 import { RootWatcher } from './live/watch-roots';
 import { projectRoot } from './project-root';
 import { ServeError } from './serve-error';
@@ -90,7 +90,7 @@ export async function startServer(options: ServeOptions) {
   for (const dir of options.dirs ?? []) addRoot(db, dir);
   const indexRuns = new IndexRunner(serverIndexRuns(db), 'auto', options.progressIntervalMs);
   // Watching starts before the first index, so nothing written meanwhile is missed; it indexes once that ends.
-  const watcher = options.watch !== false && !options.demo && !readOnly ? new RootWatcher(db, indexRuns) : null;
+  const watcher = options.watch !== false && !options.demo && !readOnly ? new RootWatcher(db, indexRuns, { writer: liveWritesInThread(db) }) : null;
   await watcher?.start();
   if (options.dirs?.length) {
     const first = indexInThread(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });

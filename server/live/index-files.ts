@@ -42,6 +42,22 @@ export interface IndexFilesOptions {
   shouldStop?: () => boolean;
 }
 
+/**
+ * Where the watcher's per-file updates run (and so where their SQLite writes happen). The server
+ * gives one that runs them in a writer thread of their own connection (server/index-thread.ts
+ * liveWritesInThread), so no write of the watcher holds the event loop that answers requests;
+ * this module's own, on the caller's connection, serves a database in memory and the tests.
+ */
+export interface LiveWriter {
+  indexFiles(root: RootRow, relPaths: string[], options: IndexFilesOptions): Promise<FilesUpdate>;
+  close(): Promise<void>;
+}
+
+/** The updates on the caller's own thread and connection. */
+export function sameThreadWriter(db: Db): LiveWriter {
+  return { indexFiles: (root, relPaths, options) => indexFilesOfRoot(db, root, relPaths, options), close: async () => {} };
+}
+
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
 
 /**

@@ -7,7 +7,7 @@ import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory, walkDirectoryAsync 
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { FolderWatch } from './folder-watch';
-import { type FilesUpdate, indexFilesOfRoot } from './index-files';
+import { type FilesUpdate, type LiveWriter, sameThreadWriter } from './index-files';
 import { prepareLiveStatements } from './live-statements';
 
 export type { LiveUpdate };
@@ -27,6 +27,8 @@ export interface WatchOptions {
    * 0 turns it off.
    */
   reconcileMs?: number;
+  /** Where the updates are written (index-files.ts LiveWriter): the server's writer thread; this thread by default. */
+  writer?: LiveWriter;
 }
 
 /** The default reconciliation period (see WatchOptions.reconcileMs). */
@@ -57,6 +59,7 @@ export class RootWatcher extends EventEmitter {
   private readonly reconcileMs: number;
   private reconcileTimer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
+  private readonly writer: LiveWriter;
 
   constructor(
     private readonly db: Db,
@@ -69,6 +72,7 @@ export class RootWatcher extends EventEmitter {
     this.retryMs = options.retryMs ?? 250;
     this.retries = options.retries ?? 8;
     this.reconcileMs = options.reconcileMs ?? RECONCILE_MS;
+    this.writer = options.writer ?? sameThreadWriter(db);
     // A full index that ends may have added or removed roots; changes queued meanwhile go now.
     this.indexRuns.on('progress', (state: { state: string }) => {
       if (state.state !== 'running') void this.syncRoots().then(() => this.schedule());
@@ -240,6 +244,7 @@ export class RootWatcher extends EventEmitter {
     for (const w of this.watchers.values()) w.watcher.close();
     this.watchers.clear();
     await this.flushing;
+    await this.writer.close();
   }
 
   private queue(rootId: number, relPath: string): void {
@@ -289,7 +294,7 @@ export class RootWatcher extends EventEmitter {
         const giveUp = [...paths].filter((p) => (this.writing.get(`${rootId}:${p}`) ?? 0) >= this.retries);
         let update: FilesUpdate;
         try {
-          update = await indexFilesOfRoot(this.db, entry.root, paths, { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.indexRuns.running });
+          update = await this.writer.indexFiles(entry.root, [...paths], { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.indexRuns.running });
         } catch {
           // The database is closing or broken: nothing to publish; a full index will report what it can.
           continue;
