@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { type IndexOptions, indexRoots } from './index/index-roots';
 import { isIndexBusy } from './index/index-store';
 import { type FilesUpdate, indexFilesOfRoot } from './live/index-files';
+import { rootDifferences } from './live/reconcile-root';
 import { describeDatabaseError, openDatabase } from './store/database';
 import type { RootRow } from './store/index-statements';
 import { sqliteIndexStore } from './store/index-store';
@@ -36,12 +37,16 @@ export interface LiveThreadData {
   stop: SharedArrayBuffer;
 }
 
-export type LiveThreadRequest = { type: 'files'; id: number; root: RootRow; relPaths: string[]; keepWhileWriting: boolean } | { type: 'close' };
+export type LiveThreadRequest =
+  | { type: 'files'; id: number; root: RootRow; relPaths: string[]; keepWhileWriting: boolean }
+  | { type: 'reconcile'; id: number; root: RootRow }
+  | { type: 'close' };
 
 /** Plain data only: counts, relative names, finding ids and codes (as the LiveUpdate the page is sent). */
 export type LiveThreadMessage =
   | { type: 'files-done'; id: number; update: FilesUpdate }
-  | { type: 'files-failed'; id: number; code: string | null; message: string | null; name: string };
+  | { type: 'reconcile-done'; id: number; differs: string[] | null }
+  | { type: 'failed'; id: number; code: string | null; message: string | null; name: string };
 
 /**
  * The server's index thread: one index run, start to end, on a connection of its own. Every
@@ -116,19 +121,24 @@ function runLive(live: LiveThreadData): void {
       });
       return;
     }
-    if (m.type !== 'files') return;
+    const shouldStop = () => Atomics.load(stop, 0) === 1;
+    const work = async (): Promise<LiveThreadMessage> =>
+      m.type === 'files'
+        ? { type: 'files-done', id: m.id, update: await indexFilesOfRoot(db, m.root, m.relPaths, { keepWhileWriting: m.keepWhileWriting, shouldStop }) }
+        : { type: 'reconcile-done', id: m.id, differs: await rootDifferences(db, m.root, shouldStop) };
     chain = chain.then(() =>
-      indexFilesOfRoot(db, m.root, m.relPaths, { keepWhileWriting: m.keepWhileWriting, shouldStop: () => Atomics.load(stop, 0) === 1 }).then(
-        (update) => parentPort!.postMessage({ type: 'files-done', id: m.id, update } satisfies LiveThreadMessage),
+      work().then(
+        (answer) => parentPort!.postMessage(answer),
         (error: unknown) => {
           const known = describeDatabaseError(error);
-          parentPort!.postMessage({
-            type: 'files-failed',
+          const failed: LiveThreadMessage = {
+            type: 'failed',
             id: m.id,
             code: known?.code ?? null,
             message: known?.message ?? null,
             name: error instanceof Error ? error.name : 'unknown',
-          } satisfies LiveThreadMessage);
+          };
+          parentPort!.postMessage(failed);
         },
       ),
     );

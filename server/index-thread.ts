@@ -9,7 +9,7 @@ import { type IndexRunBackend, sameThreadBackend } from './index/index-runner';
 import type { IndexBusy } from './index/index-store';
 import { indexDatabase } from './index-database';
 import type { IndexThreadData, IndexThreadMessage, LiveThreadData, LiveThreadMessage, LiveThreadRequest } from './index-thread-worker';
-import { type FilesUpdate, type LiveWriter, sameThreadWriter } from './live/index-files';
+import { type LiveWriter, sameThreadWriter } from './live/index-files';
 import { projectRoot } from './project-root';
 import type { Db } from './store/database';
 import { DatabaseError } from './store/database-errors';
@@ -204,7 +204,7 @@ const LIVE_STOP_POLL_MS = 50;
 export function liveWritesInThread(db: Db): LiveWriter {
   if (db.memory) return sameThreadWriter(db);
   const stop = new Int32Array(new SharedArrayBuffer(4));
-  const pending = new Map<number, { resolve: (u: FilesUpdate) => void; reject: (e: unknown) => void }>();
+  const pending = new Map<number, { resolve: (answer: LiveThreadMessage) => void; reject: (e: unknown) => void }>();
   let thread: Promise<Worker> | null = null;
   let idle: NodeJS.Timeout | null = null;
   let nextId = 1;
@@ -220,7 +220,7 @@ export function liveWritesInThread(db: Db): LiveWriter {
         const p = pending.get(m.id);
         if (!p) return;
         pending.delete(m.id);
-        if (m.type === 'files-done') p.resolve(m.update);
+        if (m.type !== 'failed') p.resolve(m);
         else p.reject(new IndexThreadError(m.name, m.code !== null && m.message !== null ? { code: m.code, message: m.message } : null));
       });
       w.once('error', (error) => failAll(new IndexThreadError(error.name, null)));
@@ -248,25 +248,33 @@ export function liveWritesInThread(db: Db): LiveWriter {
     await exited;
     clearTimeout(timer);
   };
+  /** One request to the thread, the stop flag kept current while it runs. */
+  const ask = async (request: Exclude<LiveThreadRequest, { type: 'close' }>, shouldStop: (() => boolean) | undefined): Promise<LiveThreadMessage> => {
+    if (idle) clearTimeout(idle);
+    idle = null;
+    const w = await started();
+    const answer = new Promise<LiveThreadMessage>((resolve, reject) => pending.set(request.id, { resolve, reject }));
+    const poll = setInterval(() => Atomics.store(stop, 0, shouldStop?.() ? 1 : 0), LIVE_STOP_POLL_MS);
+    Atomics.store(stop, 0, shouldStop?.() ? 1 : 0);
+    try {
+      await post(w, request);
+      return await answer;
+    } finally {
+      clearInterval(poll);
+      if (pending.size === 0) {
+        idle = setTimeout(() => void endThread(), LIVE_IDLE_MS);
+        idle.unref();
+      }
+    }
+  };
   return {
     indexFiles: async (root, relPaths, options) => {
-      if (idle) clearTimeout(idle);
-      idle = null;
-      const w = await started();
-      const id = nextId++;
-      const result = new Promise<FilesUpdate>((resolve, reject) => pending.set(id, { resolve, reject }));
-      const poll = setInterval(() => Atomics.store(stop, 0, options.shouldStop?.() ? 1 : 0), LIVE_STOP_POLL_MS);
-      Atomics.store(stop, 0, options.shouldStop?.() ? 1 : 0);
-      try {
-        await post(w, { type: 'files', id, root, relPaths, keepWhileWriting: options.keepWhileWriting ?? false });
-        return await result;
-      } finally {
-        clearInterval(poll);
-        if (pending.size === 0) {
-          idle = setTimeout(() => void endThread(), LIVE_IDLE_MS);
-          idle.unref();
-        }
-      }
+      const answer = await ask({ type: 'files', id: nextId++, root, relPaths, keepWhileWriting: options.keepWhileWriting ?? false }, options.shouldStop);
+      return (answer as Extract<LiveThreadMessage, { type: 'files-done' }>).update;
+    },
+    reconcile: async (root, shouldStop) => {
+      const answer = await ask({ type: 'reconcile', id: nextId++, root }, shouldStop);
+      return (answer as Extract<LiveThreadMessage, { type: 'reconcile-done' }>).differs;
     },
     close: async () => {
       if (idle) clearTimeout(idle);

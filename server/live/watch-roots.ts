@@ -1,14 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { lstatSync } from 'node:fs';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
-import { childPath, fsPath } from '../scan/file-name-bytes';
-import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory, walkDirectoryAsync } from '../scan/walk-inputs';
+import { childPath } from '../scan/file-name-bytes';
+import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { FolderWatch } from './folder-watch';
 import { type FilesUpdate, type LiveWriter, sameThreadWriter } from './index-files';
-import { prepareLiveStatements } from './live-statements';
 
 export type { LiveUpdate };
 
@@ -173,47 +171,8 @@ export class RootWatcher extends EventEmitter {
     this.reconciling = (async () => {
       for (const { root } of [...this.watchers.values()]) {
         if (this.closed || this.indexRuns.running) return;
-        const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
-        await walkDirectoryAsync(root.path, '', walk);
-        if (this.closed || this.indexRuns.running || this.busy()) return;
-        const known = new Map(
-          prepareLiveStatements(this.db)
-            .reconcileRows.all(root.id)
-            .map((f) => [f.rel_path, f]),
-        );
-        const differs: string[] = [];
-        let stats = 0;
-        for (const f of walk.files) {
-          if (!scanned(f.name)) continue;
-          // Let the server answer between slices of a large root's lstats.
-          if (++stats % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
-          const row = known.get(f.name);
-          known.delete(f.name);
-          if (!row) {
-            differs.push(f.name);
-            continue;
-          }
-          const real = fsPath(f.path);
-          let size = -1;
-          let mtimeMs = -1;
-          try {
-            if (real !== null) ({ size, mtimeMs } = lstatSync(real));
-          } catch {
-            // gone meanwhile: the queued path finds out
-          }
-          // A row failed before any read keeps no size or mtime: the file differs when it changed after that row was written.
-          const contentless = row.status === 'failed' && row.size === 0 && row.mtime_ms === 0;
-          if (contentless ? mtimeMs > row.indexed_ms : row.size !== size || row.mtime_ms !== mtimeMs) differs.push(f.name);
-        }
-        const badFolders: string[] = [];
-        for (const p of walk.problems) {
-          const row = known.get(p.name);
-          known.delete(p.name);
-          if (!scanned(p.name)) badFolders.push(p.name === '.' ? '' : `${p.name}/`);
-          else if (row?.status !== 'failed' || row.error_code !== p.code) differs.push(p.name);
-        }
-        // Rows whose file the walk did not find: gone, or now a link (not under a folder it could not list).
-        for (const name of known.keys()) if (!badFolders.some((b) => name.startsWith(b))) differs.push(name);
+        const differs = await this.writer.reconcile(root, () => this.closed || this.indexRuns.running || this.busy());
+        if (differs === null || this.closed || this.indexRuns.running || this.busy()) return;
         if (differs.length === 0) continue;
         found += differs.length;
         this.emit('reconciled', root.id, differs.length);

@@ -54,6 +54,16 @@ describe("the watcher's writes happen off the event loop's thread (issue 31)", (
       await waitUntil(() => updates.flatMap((u) => u.new_findings).length === 2, 20_000, 'the live updates');
       expect(updates.reduce((n, u) => n + u.files_changed, 0)).toBe(2);
       expect(db.prepare('SELECT count(*) FROM files WHERE root_id = ?').pluck().get(rootRow.id)).toBe(2);
+      // The reconciliation runs in the thread too: nothing missed, nothing found; a file deleted (kept as gone) is no difference either.
+      expect(await watcher.reconcile()).toBe(0);
+      rmSync(join(root, 'p', 'a.jsonl'));
+      await waitUntil(() => db.prepare("SELECT gone_ms IS NOT NULL FROM files WHERE rel_path = 'p/a.jsonl'").pluck().get() === 1, 20_000, 'kept as gone');
+      expect(await watcher.reconcile()).toBe(0);
+      // A change the watch missed (its folder's watch dropped, as a race can leave it) is found by the thread's stat walk.
+      (watcher as unknown as { watchers: Map<number, { watcher: { drop(rel: string): void } }> }).watchers.values().next().value!.watcher.drop('p');
+      writeFileSync(join(root, 'p', 'missed.jsonl'), sessionText('lost_call', canary, { idPrefix: 'm' }));
+      expect(await watcher.reconcile()).toBe(1);
+      await waitUntil(() => findingsOf('p/missed.jsonl')?.findings === 1, 20_000, 'the missed file');
     } finally {
       await watcher.close();
       db.close();
