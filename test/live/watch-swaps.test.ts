@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IndexRunner } from '../../server/index/index-runner';
 import { indexDatabase } from '../../server/index-database';
+import { liveWritesInThread } from '../../server/index-thread';
 import { RootWatcher } from '../../server/live/watch-roots';
 import { type Db, openDatabase } from '../../server/store/database';
 import { sqliteIndexStore } from '../../server/store/index-store';
@@ -30,7 +31,8 @@ async function watched(name: string, root: string, options: ConstructorParameter
   const db = openDatabase(join(tmp, `${name}.db`));
   addRoot(db, root);
   await indexDatabase(db, { analyser: 'inline' });
-  const watcher = new RootWatcher(db, new IndexRunner(sqliteIndexStore(db), 'inline'), { debounceMs: 50, ...options });
+  // The server's writer thread, as serve runs the watcher.
+  const watcher = new RootWatcher(db, new IndexRunner(sqliteIndexStore(db), 'inline'), { debounceMs: 50, writer: liveWritesInThread(db), ...options });
   await watcher.start();
   open.push({ db, watcher });
   return { db, watcher };
