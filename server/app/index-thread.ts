@@ -15,11 +15,12 @@ import { projectRoot } from '../build/project-root';
 import type { IndexOptions, IndexSummary } from '../index/index-folders';
 import { type IndexRunBackend, sameThreadBackend } from '../index/index-runner';
 import type { IndexBusy } from '../index/storage-port';
+import { type LiveWriter, sameThreadWriter } from '../live/index-files';
 import type { Db } from '../store/database';
 import { DatabaseError } from '../store/database-errors';
 import { sqliteIndexStore } from '../store/index-store';
 import { indexDatabase } from './index-database';
-import type { IndexThreadData, IndexThreadMessage } from './index-thread-worker';
+import type { IndexThreadData, IndexThreadMessage, LiveThreadData, LiveThreadMessage, LiveThreadRequest } from './index-thread-worker';
 
 /**
  * Composition: the server's index runs, each in a thread of its own that opens its own connection
@@ -192,4 +193,100 @@ export async function indexInThread(db: Db, options: Pick<IndexOptions, 'onWaiti
     if (error instanceof IndexThreadError && error.known) throw new DatabaseError(error.known.code as DatabaseError['code'], error.known.message);
     throw error;
   }
+}
+
+/** How long the watcher's writer thread stays when no change comes (it starts again with the next one). */
+const LIVE_IDLE_MS = 60_000;
+/** How often a batch running in the writer thread is told whether to stop (a full index started). */
+const LIVE_STOP_POLL_MS = 50;
+
+/**
+ * The folder watcher's writes in a thread of their own connection (issue 31): each batch of changed
+ * files (live/index-files.ts, stat, read, analyse, write, the closing rebuild) runs there, so the
+ * event loop only posts the names and hears the counts. One thread, started with the first batch,
+ * ended after LIVE_IDLE_MS without one; a thread that fails fails its batch (the watcher logs nothing
+ * and a later change or the reconciliation tries again) and the next batch starts a new one. On this
+ * thread for a database in memory (no other connection can open it).
+ */
+export function liveWritesInThread(db: Db): LiveWriter {
+  if (db.memory) return sameThreadWriter(db);
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const pending = new Map<number, { resolve: (answer: LiveThreadMessage) => void; reject: (e: unknown) => void }>();
+  let thread: Promise<Worker> | null = null;
+  let idle: NodeJS.Timeout | null = null;
+  let nextId = 1;
+  const failAll = (error: unknown) => {
+    for (const p of pending.values()) p.reject(error);
+    pending.clear();
+  };
+  const started = (): Promise<Worker> => {
+    if (thread) return thread;
+    const current = threadBundle().then((file) => {
+      const w = new Worker(file, { workerData: { live: true, path: db.name, stop: stop.buffer as SharedArrayBuffer } satisfies LiveThreadData, execArgv: [] });
+      w.on('message', (m: LiveThreadMessage) => {
+        const p = pending.get(m.id);
+        if (!p) return;
+        pending.delete(m.id);
+        if (m.type !== 'failed') p.resolve(m);
+        else p.reject(new IndexThreadError(m.name, m.code !== null && m.message !== null ? { code: m.code, message: m.message } : null));
+      });
+      w.once('error', (error) => failAll(new IndexThreadError(error.name, null)));
+      w.once('exit', () => {
+        if (thread === current) thread = null;
+        failAll(new IndexThreadError('exit', null));
+      });
+      return w;
+    });
+    thread = current;
+    current.catch(() => {
+      if (thread === current) thread = null;
+    });
+    return current;
+  };
+  const post = async (w: Worker, m: LiveThreadRequest) => w.postMessage(m);
+  const endThread = async () => {
+    const current = thread;
+    thread = null;
+    const w = await current?.catch(() => null);
+    if (!w || w.threadId === -1) return;
+    const exited = new Promise<void>((resolve) => w.once('exit', () => resolve()));
+    await post(w, { type: 'close' });
+    const timer = setTimeout(() => void w.terminate(), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  };
+  /** One request to the thread, the stop flag kept current while it runs. */
+  const ask = async (request: Exclude<LiveThreadRequest, { type: 'close' }>, shouldStop: (() => boolean) | undefined): Promise<LiveThreadMessage> => {
+    if (idle) clearTimeout(idle);
+    idle = null;
+    const w = await started();
+    const answer = new Promise<LiveThreadMessage>((resolve, reject) => pending.set(request.id, { resolve, reject }));
+    const poll = setInterval(() => Atomics.store(stop, 0, shouldStop?.() ? 1 : 0), LIVE_STOP_POLL_MS);
+    Atomics.store(stop, 0, shouldStop?.() ? 1 : 0);
+    try {
+      await post(w, request);
+      return await answer;
+    } finally {
+      clearInterval(poll);
+      if (pending.size === 0) {
+        idle = setTimeout(() => void endThread(), LIVE_IDLE_MS);
+        idle.unref();
+      }
+    }
+  };
+  return {
+    indexFiles: async (root, relPaths, options) => {
+      const answer = await ask({ type: 'files', id: nextId++, root, relPaths, keepWhileWriting: options.keepWhileWriting ?? false }, options.shouldStop);
+      return (answer as Extract<LiveThreadMessage, { type: 'files-done' }>).update;
+    },
+    reconcile: async (root, shouldStop) => {
+      const answer = await ask({ type: 'reconcile', id: nextId++, root }, shouldStop);
+      return (answer as Extract<LiveThreadMessage, { type: 'reconcile-done' }>).differs;
+    },
+    close: async () => {
+      if (idle) clearTimeout(idle);
+      idle = null;
+      await endThread();
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { type Db, openDatabase, openDatabaseQueryOnly, openDatabaseReadOnly } fr
 import { defaultDbPath, demoDbPath } from '../store/default-db-path';
 import { addRoot, removeRootsExcept } from '../store/roots';
 import { buildApp } from './build-app';
-import { indexInThread, serverIndexRuns } from './index-thread';
+import { indexInThread, liveWritesInThread, serverIndexRuns } from './index-thread';
 import { ServeError } from './serve-error';
 import { databaseWriteProblem, followReadOnlyIndex } from './serve-read-only';
 
@@ -90,7 +90,7 @@ export async function startServer(options: ServeOptions) {
   for (const dir of options.dirs ?? []) addRoot(db, dir);
   const indexRuns = new IndexRunner(serverIndexRuns(db), 'auto', options.progressIntervalMs);
   // Watching starts before the first index, so nothing written meanwhile is missed; it indexes once that ends.
-  const watcher = options.watch !== false && !options.demo && !readOnly ? new RootWatcher(db, indexRuns) : null;
+  const watcher = options.watch !== false && !options.demo && !readOnly ? new RootWatcher(db, indexRuns, { writer: liveWritesInThread(db) }) : null;
   await watcher?.start();
   if (options.dirs?.length) {
     const first = indexInThread(db, { onWaiting: (holder) => log(`waiting: ${holder.message.replace(/; try again.*$/, '')}…`) });

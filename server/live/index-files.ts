@@ -12,6 +12,7 @@ import { acquireIndexLock, IndexBusyError, tryAcquireIndexLock } from '../store/
 import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { dropFileRows, failedRow, markChanged, markFileGone, rebuildDenominatorsIfNeeded, upsertFileRow, writeFileRows } from '../store/index-store';
 import { prepareLiveStatements } from './live-statements';
+import { rootDifferences } from './reconcile-root';
 
 /** A finding that was not in the index before this update (same file, code, lines and digest). */
 export interface NewFinding {
@@ -40,6 +41,28 @@ export interface IndexFilesOptions {
   keepWhileWriting?: boolean;
   /** Asked before each file: stop (leaving the rest undone) when it says so, e.g. when a full index starts. */
   shouldStop?: () => boolean;
+}
+
+/**
+ * Where the watcher's per-file updates run (and so where their SQLite writes happen). The server
+ * gives one that runs them in a writer thread of their own connection (server/index-thread.ts
+ * liveWritesInThread), so no write of the watcher holds the event loop that answers requests;
+ * this module's own, on the caller's connection, serves a database in memory and the tests.
+ */
+export interface LiveWriter {
+  indexFiles(root: RootRow, relPaths: string[], options: IndexFilesOptions): Promise<FilesUpdate>;
+  /** The watcher's periodic reconciliation of one root (reconcile-root.ts): the names that differ, or null when stopped. */
+  reconcile(root: RootRow, shouldStop: () => boolean): Promise<string[] | null>;
+  close(): Promise<void>;
+}
+
+/** The updates on the caller's own thread and connection. */
+export function sameThreadWriter(db: Db): LiveWriter {
+  return {
+    indexFiles: (root, relPaths, options) => indexFilesOfRoot(db, root, relPaths, options),
+    reconcile: (root, shouldStop) => rootDifferences(db, root, shouldStop),
+    close: async () => {},
+  };
 }
 
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));

@@ -11,9 +11,10 @@ export function prepareLiveStatements(db: Db) {
       'SELECT id, code, first_line, last_line, evidence_sha256 FROM findings WHERE file_id = ?',
     ),
     // What the watcher's reconciliation compares with a stat walk (watch-folders.ts): no content, no findings.
-    reconcileRows: db.prepare<[number], { rel_path: string; size: number; mtime_ms: number; status: string; error_code: string | null; indexed_ms: number }>(
-      'SELECT rel_path, size, mtime_ms, status, error_code, indexed_ms FROM files WHERE root_id = ?',
-    ),
+    reconcileRows: db.prepare<
+      [number],
+      { rel_path: string; size: number; mtime_ms: number; status: string; error_code: string | null; indexed_ms: number; gone: number }
+    >('SELECT rel_path, size, mtime_ms, status, error_code, indexed_ms, gone_ms IS NOT NULL AS gone FROM files WHERE root_id = ?'),
   };
 }
 

@@ -1,15 +1,12 @@
 import { EventEmitter } from 'node:events';
-import { lstatSync } from 'node:fs';
-import { relative, sep } from 'node:path';
-import { type FSWatcher, watch } from 'chokidar';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
-import { childPath, displayComponent, fsPath } from '../scan/file-name-bytes';
-import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory, walkDirectoryAsync } from '../scan/walk-inputs';
+import { childPath } from '../scan/file-name-bytes';
+import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
-import { type FilesUpdate, indexFilesOfRoot } from './index-files';
-import { prepareLiveStatements } from './live-statements';
+import { FolderWatch } from './folder-watch';
+import { type FilesUpdate, type LiveWriter, sameThreadWriter } from './index-files';
 
 export type { LiveUpdate };
 
@@ -28,6 +25,8 @@ export interface WatchOptions {
    * 0 turns it off.
    */
   reconcileMs?: number;
+  /** Where the updates are written (index-files.ts LiveWriter): the server's writer thread; this thread by default. */
+  writer?: LiveWriter;
 }
 
 /** The default reconciliation period (see WatchOptions.reconcileMs). */
@@ -36,14 +35,14 @@ export const RECONCILE_MS = 30_000;
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
 
 /**
- * Watches every root (chokidar: inotify/FSEvents, no polling, symbolic links never followed)
+ * Watches every root (folder-watch.ts: one OS watch per folder, none per file, no polling, links never followed)
  * and re-indexes only the files that changed, a short quiet time after the last change. Waits
  * while a full index runs (it would read the same files) and stops between files when one
  * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the index
  * runner as a 'live' event, which /api/index-runs/events forwards to the page.
  */
 export class RootWatcher extends EventEmitter {
-  private readonly watchers = new Map<number, { root: RootRow; watcher: FSWatcher }>();
+  private readonly watchers = new Map<number, { root: RootRow; watcher: FolderWatch }>();
   private readonly pending = new Map<number, Set<string>>();
   private readonly writing = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
@@ -58,6 +57,7 @@ export class RootWatcher extends EventEmitter {
   private readonly reconcileMs: number;
   private reconcileTimer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
+  private readonly writer: LiveWriter;
 
   constructor(
     private readonly db: Db,
@@ -70,6 +70,7 @@ export class RootWatcher extends EventEmitter {
     this.retryMs = options.retryMs ?? 250;
     this.retries = options.retries ?? 8;
     this.reconcileMs = options.reconcileMs ?? RECONCILE_MS;
+    this.writer = options.writer ?? sameThreadWriter(db);
     // A full index that ends may have added or removed roots; changes queued meanwhile go now.
     this.indexRuns.on('progress', (state: { state: string }) => {
       if (state.state !== 'running') void this.syncRoots().then(() => this.schedule());
@@ -96,7 +97,7 @@ export class RootWatcher extends EventEmitter {
       if (!ids.has(id)) {
         this.watchers.delete(id);
         this.pending.delete(id);
-        await w.watcher.close();
+        w.watcher.close();
       }
     }
     const ready: Promise<void>[] = [];
@@ -109,36 +110,25 @@ export class RootWatcher extends EventEmitter {
 
   /** Starts (or restarts) the file-system watch of one root; resolves when it is ready. */
   private arm(root: RootRow): Promise<void> {
-    const watcher = watch(root.path, {
-      persistent: true,
-      ignoreInitial: true,
-      followSymlinks: false,
-      // Only transcripts and captures (folders are always walked into).
-      ignored: (path, stats) => stats?.isFile() === true && !scanned(path),
+    // Names arrive as the full walk writes them: each component as its display name (scan/file-name-bytes.ts), so a
+    // name with a backslash or a control character is the same file here as in a full index, never a second row.
+    // A watch that fails (too many folders for the system's inotify limit, EMFILE) is said once, by folder label and
+    // error code: changes there then wait for the reconciliation, or a full index.
+    const watcher = new FolderWatch(root.path, {
+      entry: (rel) => this.queue(root.id, rel),
+      folderAdded: (rel) => this.queueFolder(root, rel),
+      folderGone: (rel) => this.queueGoneFolder(root.id, rel),
+      failed: (code) => this.emit('watch-error', root.label, code),
     });
     this.watchers.set(root.id, { root, watcher });
-    // The full walk's names: each component as its display name (scan/file-name-bytes.ts), so a name with a
-    // backslash or a control character is the same file here as in a full index, never a second row.
-    const toRel = (path: string) =>
-      relative(root.path, path)
-        .split(sep)
-        .map((part) => (part === '..' ? part : displayComponent(Buffer.from(part, 'utf8'))))
-        .join('/');
-    watcher.on('add', (path) => this.queue(root.id, toRel(path)));
-    watcher.on('change', (path) => this.queue(root.id, toRel(path)));
-    watcher.on('unlink', (path) => this.queue(root.id, toRel(path)));
-    watcher.on('addDir', (path) => this.queueFolder(root, toRel(path)));
-    watcher.on('unlinkDir', (path) => this.queueGoneFolder(root.id, toRel(path)));
-    // A watch that fails (too many folders for the system's inotify limit, a folder made unreadable) is said
-    // once, by folder label and error code: changes there then need a full index, which reports each file.
-    let failed = false;
-    watcher.on('error', (error) => {
-      if (failed) return;
-      failed = true;
-      const code = (error as NodeJS.ErrnoException).code;
-      this.emit('watch-error', root.label, typeof code === 'string' && /^[A-Z0-9_]{1,20}$/.test(code) ? code : 'unknown');
-    });
-    return new Promise((resolve) => watcher.once('ready', () => resolve()));
+    return watcher.start();
+  }
+
+  /** How many folder watches are held (one per folder, none per file; a test counts them). */
+  watchCount(): number {
+    let n = 0;
+    for (const { watcher } of this.watchers.values()) n += watcher.size;
+    return n;
   }
 
   /**
@@ -150,7 +140,7 @@ export class RootWatcher extends EventEmitter {
     const entry = this.watchers.get(rootId);
     if (!entry || this.closed) return;
     this.watchers.delete(rootId);
-    await entry.watcher.close();
+    entry.watcher.close();
     if (this.closed) return;
     await this.arm(entry.root);
     this.emit('rearmed', rootId);
@@ -181,47 +171,8 @@ export class RootWatcher extends EventEmitter {
     this.reconciling = (async () => {
       for (const { root } of [...this.watchers.values()]) {
         if (this.closed || this.indexRuns.running) return;
-        const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
-        await walkDirectoryAsync(root.path, '', walk);
-        if (this.closed || this.indexRuns.running || this.busy()) return;
-        const known = new Map(
-          prepareLiveStatements(this.db)
-            .reconcileRows.all(root.id)
-            .map((f) => [f.rel_path, f]),
-        );
-        const differs: string[] = [];
-        let stats = 0;
-        for (const f of walk.files) {
-          if (!scanned(f.name)) continue;
-          // Let the server answer between slices of a large root's lstats.
-          if (++stats % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
-          const row = known.get(f.name);
-          known.delete(f.name);
-          if (!row) {
-            differs.push(f.name);
-            continue;
-          }
-          const real = fsPath(f.path);
-          let size = -1;
-          let mtimeMs = -1;
-          try {
-            if (real !== null) ({ size, mtimeMs } = lstatSync(real));
-          } catch {
-            // gone meanwhile: the queued path finds out
-          }
-          // A row failed before any read keeps no size or mtime: the file differs when it changed after that row was written.
-          const contentless = row.status === 'failed' && row.size === 0 && row.mtime_ms === 0;
-          if (contentless ? mtimeMs > row.indexed_ms : row.size !== size || row.mtime_ms !== mtimeMs) differs.push(f.name);
-        }
-        const badFolders: string[] = [];
-        for (const p of walk.problems) {
-          const row = known.get(p.name);
-          known.delete(p.name);
-          if (!scanned(p.name)) badFolders.push(p.name === '.' ? '' : `${p.name}/`);
-          else if (row?.status !== 'failed' || row.error_code !== p.code) differs.push(p.name);
-        }
-        // Rows whose file the walk did not find: gone, or now a link (not under a folder it could not list).
-        for (const name of known.keys()) if (!badFolders.some((b) => name.startsWith(b))) differs.push(name);
+        const differs = await this.writer.reconcile(root, () => this.closed || this.indexRuns.running || this.busy());
+        if (differs === null || this.closed || this.indexRuns.running || this.busy()) return;
         if (differs.length === 0) continue;
         found += differs.length;
         this.emit('reconciled', root.id, differs.length);
@@ -249,9 +200,10 @@ export class RootWatcher extends EventEmitter {
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     this.reconcileTimer = null;
     await this.reconciling;
-    await Promise.all([...this.watchers.values()].map((w) => w.watcher.close()));
+    for (const w of this.watchers.values()) w.watcher.close();
     this.watchers.clear();
     await this.flushing;
+    await this.writer.close();
   }
 
   private queue(rootId: number, relPath: string): void {
@@ -301,7 +253,7 @@ export class RootWatcher extends EventEmitter {
         const giveUp = [...paths].filter((p) => (this.writing.get(`${rootId}:${p}`) ?? 0) >= this.retries);
         let update: FilesUpdate;
         try {
-          update = await indexFilesOfRoot(this.db, entry.root, paths, { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.indexRuns.running });
+          update = await this.writer.indexFiles(entry.root, [...paths], { keepWhileWriting: giveUp.length === 0, shouldStop: () => this.indexRuns.running });
         } catch {
           // The database is closing or broken: nothing to publish; a full index will report what it can.
           continue;

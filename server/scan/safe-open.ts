@@ -89,6 +89,21 @@ export function openRegularFile(path: string): { fd: number; stat: Stats } {
   return { fd, stat };
 }
 
+/**
+ * Runs `use` on a folder opened without following any link (checked as every open is), given the
+ * path that names that very folder while it is open: /proc/self/fd/N where there is /proc (a call
+ * that resolves it, such as fs.watch, reaches the opened folder, never a link swapped in since),
+ * else the checked path. The folder watcher arms its watches this way. Throws OpenError.
+ */
+export function withFolder<T>(path: string, use: (target: string | Buffer, stat: Stats) => T): T {
+  const { fd, stat, path: real } = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_DIRECTORY | constants.O_NONBLOCK);
+  try {
+    return use(hasProc() ? `${PROC_FD}/${fd}` : real, stat);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A folder entry with its name as raw bytes (names need not be UTF-8). */
 export interface RawEntry {
   name: Buffer;

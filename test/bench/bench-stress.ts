@@ -14,7 +14,8 @@
  *   4. the same tiny files through the real server (stress-server.ts): `serve` on a free loopback
  *      port, POST /api/folders and POST /api/index-runs, /api/health asked throughout (p50/p99/max),
  *      the server's peak RSS and WAL at the end; and the CLI's `index` of the same folder beside it.
- *      `--server-watch` serves with the folder watcher on (as `npm start` does), off by default.
+ *      `--server-watch` serves with the folder watcher on (as `npm start` does), off by default; /api/health
+ *      is then also asked for 35 s after the run, while the watcher reconciles the whole folder once.
  * `--steps blank,tiny,server,reindex,idle` picks steps (all by default).
  * Bounded: a few minutes on a loaded 2-core machine with the defaults.
  */
@@ -87,7 +88,8 @@ try {
       `through the server (${values['server-watch'] ? 'watching' : '--no-watch'}): ${viaServer.files} files, ${viaServer.state} in ${viaServer.seconds.toFixed(1)} s, ` +
         `peak RSS ${viaServer.peakRssMb} MB, /api/health ${viaServer.healthCount} answers: p50 ${viaServer.healthP50Ms} ms, p99 ${viaServer.healthP99Ms} ms, ` +
         `max ${viaServer.healthMaxMs} ms, ${viaServer.healthOver200} over 200 ms (idle before the run: p99 ${viaServer.idleP99Ms} ms, max ${viaServer.idleMaxMs} ms); database ${viaServer.dbMb.toFixed(1)} MB, WAL at the end ${viaServer.walMb.toFixed(1)} MB; ` +
-        `first /api/timeline after: ${viaServer.timelineMs} ms`,
+        `first /api/timeline after: ${viaServer.timelineMs} ms` +
+        (viaServer.afterMaxMs === null ? '' : `; watching for 35 s after the run: p99 ${viaServer.afterP99Ms} ms, max ${viaServer.afterMaxMs} ms`),
     );
     const viaCli = cliRun(corpus, join(tmp, 'cli.db'));
     console.log(

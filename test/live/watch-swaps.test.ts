@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexDatabase } from '../../server/app/index-database';
+import { liveWritesInThread } from '../../server/app/index-thread';
 import { IndexRunner } from '../../server/index/index-runner';
 import { RootWatcher } from '../../server/live/watch-folders';
 import { type Db, openDatabase } from '../../server/store/database';
@@ -30,7 +31,8 @@ async function watched(name: string, root: string, options: ConstructorParameter
   const db = openDatabase(join(tmp, `${name}.db`));
   addRoot(db, root);
   await indexDatabase(db, { analyser: 'inline' });
-  const watcher = new RootWatcher(db, new IndexRunner(sqliteIndexStore(db), 'inline'), { debounceMs: 50, ...options });
+  // The server's writer thread, as serve runs the watcher.
+  const watcher = new RootWatcher(db, new IndexRunner(sqliteIndexStore(db), 'inline'), { debounceMs: 50, writer: liveWritesInThread(db), ...options });
   await watcher.start();
   open.push({ db, watcher });
   return { db, watcher };
@@ -140,9 +142,9 @@ describe('the watcher keeps a watched index equal to a fresh one', () => {
     const { db, watcher } = await watched('lost-live', root, { reconcileMs: 0 });
     let rearmed = 0;
     watcher.on('rearmed', () => rearmed++);
-    // What the race leaves behind, made certain: chokidar no longer watches the folder.
-    const chokidar = (watcher as unknown as { watchers: Map<number, { watcher: { unwatch(path: string): void } }> }).watchers.values().next().value!.watcher;
-    chokidar.unwatch(join(root, 'p'));
+    // What the race leaves behind, made certain: the folder's watch is gone (folder-watch.ts).
+    const folders = (watcher as unknown as { watchers: Map<number, { watcher: { drop(rel: string): void } }> }).watchers.values().next().value!.watcher;
+    folders.drop('p');
     appendFileSync(join(root, 'p', 'a.jsonl'), `${sessionRows('lost_call', canary, { idPrefix: 'lost-b' }).join('\n')}\n`);
     writeFileSync(join(root, 'p', 'new.jsonl'), sessionText('lost_call', canary, { idPrefix: 'lost-c' }));
     await new Promise((resolve) => setTimeout(resolve, 1000));

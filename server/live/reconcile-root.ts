@@ -1,0 +1,61 @@
+import { lstatSync } from 'node:fs';
+import { fsPath } from '../scan/file-name-bytes';
+import { SCANNED_EXTENSIONS, type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
+import type { Db } from '../store/database';
+import type { RootRow } from '../store/index-statements';
+import { prepareLiveStatements } from './live-statements';
+
+const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
+
+/**
+ * What differs between one root on disk and its rows, by a stat walk (names, size, mtime; no file
+ * is read): files new, changed, gone, back, or no longer regular files. null when `shouldStop` said
+ * so after the walk (an index started, or changes are pending: their files differ for a known reason).
+ * The server runs it in the watcher's writer thread (index-thread.ts): on 100,000 files the rows
+ * and lstats took the event loop for hundreds of milliseconds every period.
+ */
+export async function rootDifferences(db: Db, root: RootRow, shouldStop: () => boolean): Promise<string[] | null> {
+  const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
+  await walkDirectoryAsync(root.path, '', walk);
+  if (shouldStop()) return null;
+  const known = new Map(
+    prepareLiveStatements(db)
+      .reconcileRows.all(root.id)
+      .map((f) => [f.rel_path, f]),
+  );
+  const differs: string[] = [];
+  let stats = 0;
+  for (const f of walk.files) {
+    if (!scanned(f.name)) continue;
+    // Let the thread answer (a stop) between slices of a large root's lstats.
+    if (++stats % 2000 === 0) await new Promise((resolve) => setImmediate(resolve));
+    const row = known.get(f.name);
+    known.delete(f.name);
+    // New, or back on disk after it was kept as gone.
+    if (!row || row.gone) {
+      differs.push(f.name);
+      continue;
+    }
+    const real = fsPath(f.path);
+    let size = -1;
+    let mtimeMs = -1;
+    try {
+      if (real !== null) ({ size, mtimeMs } = lstatSync(real));
+    } catch {
+      // gone meanwhile: the queued path finds out
+    }
+    // A row failed before any read keeps no size or mtime: the file differs when it changed after that row was written.
+    const contentless = row.status === 'failed' && row.size === 0 && row.mtime_ms === 0;
+    if (contentless ? mtimeMs > row.indexed_ms : row.size !== size || row.mtime_ms !== mtimeMs) differs.push(f.name);
+  }
+  const badFolders: string[] = [];
+  for (const p of walk.problems) {
+    const row = known.get(p.name);
+    known.delete(p.name);
+    if (!scanned(p.name)) badFolders.push(p.name === '.' ? '' : `${p.name}/`);
+    else if (row?.status !== 'failed' || row.error_code !== p.code) differs.push(p.name);
+  }
+  // Rows whose file the walk did not find (gone, or now a link), unless already kept as gone or under a folder it could not list.
+  for (const [name, row] of known) if (!row.gone && !badFolders.some((b) => name.startsWith(b))) differs.push(name);
+  return differs;
+}
