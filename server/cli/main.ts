@@ -58,9 +58,9 @@ program
   .option('--json', 'print one JSON object instead of a table')
   .option('--salvage', 'read the complete rows of damaged files (two rows on one line, a torn row) instead of failing them; such files are listed')
   .action(async (paths: string[], options: { json?: boolean; salvage?: boolean }) => {
-    const { formatScanTable, runScan, scanExitCode } = await import('./scan-command');
+    const [{ formatScanTable, runScan, scanExitCode }, { terminalOf }] = await Promise.all([import('./scan-command'), import('./terminal')]);
     const report = runScan(paths, { salvage: options.salvage === true });
-    process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report));
+    process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report, terminalOf(process.stdout)));
     process.exitCode = scanExitCode(report);
   });
 

@@ -254,7 +254,7 @@ describe('scan over a file being written', () => {
     expect(report.summary).toMatchObject({ files_scanned: 1, files_failed: 0, files_in_progress: 1, assistant_messages_checked: 0 });
     expect(run.status).toBe(0);
     const table = runCli(['scan', dir]);
-    expect(table.stdout).toContain('still being written (not read; scan again later): 1');
+    expect(table.stdout).toContain('still being written: 1 (not read; scan again later)');
     expect(run.stdout + run.stderr + table.stdout + table.stderr).not.toContain('INPROGRESSCANARY');
   });
 
