@@ -231,6 +231,8 @@ export const SummaryResponse = Type.Object({
   files_empty: Type.Integer(),
   /** Failed files by code (unknown_format, entire_compact_transcript, malformed_json, …). */
   files_refused_by_code: Type.Record(Type.String(), Type.Integer()),
+  /** Of files_ok, those read in salvage mode around damaged lines (listed by GET /api/files?status=salvaged). */
+  files_salvaged: Type.Integer(),
 });
 export type SummaryResponse = Static<typeof SummaryResponse>;
 

@@ -12,13 +12,13 @@ export const DEFAULT_WIDTH = 80;
 /**
  * `COLUMNS` when it is a whole number (the shell's value, or the user's), else the terminal's own
  * width, else 80. Colour only on a terminal, never with `NO_COLOR` set (no-color.org); `FORCE_COLOR`
- * (other than 0 or false) turns it on off a terminal, and `NO_COLOR` still wins.
+ * (set, other than 0 or false) turns it on off a terminal, and `NO_COLOR` still wins.
  */
 export function terminalOf(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv = process.env): Terminal {
   const columns = /^[0-9]{1,5}$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : Number.NaN;
   const width = columns >= 1 ? columns : stream.isTTY && stream.columns && stream.columns > 0 ? stream.columns : DEFAULT_WIDTH;
   const noColour = (env.NO_COLOR ?? '') !== '';
-  const force = env.FORCE_COLOR !== undefined && !['0', 'false'].includes(env.FORCE_COLOR);
+  const force = !['', '0', 'false'].includes(env.FORCE_COLOR ?? '');
   return { width, colour: !noColour && (stream.isTTY === true || force) };
 }
 
@@ -47,14 +47,16 @@ export function unpainted(text: string): string {
  */
 export function wrapText(text: string, width: number, indent = '  '): string[] {
   const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
+  // Leading spaces are kept (an indented line stays indented).
+  const lead0 = /^ */.exec(text)![0];
+  let line = lead0;
+  for (const word of text.slice(lead0.length).split(' ')) {
     const lead = lines.length === 0 ? '' : indent;
-    if (line !== '' && (lead + line + ' ' + word).length > width) {
+    if (line.trim() !== '' && (lead + line + ' ' + word).length > width) {
       lines.push(lead + line);
       line = '';
     }
-    line = line === '' ? word : `${line} ${word}`;
+    line = line.trim() === '' ? line + word : `${line} ${word}`;
   }
   if (line !== '' || lines.length === 0) lines.push((lines.length === 0 ? '' : indent) + line);
   return lines.map((l) => (l.length > width ? middleTruncate(l, width) : l));
