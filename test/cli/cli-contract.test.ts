@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReport } from '../../server/cli/report-command';
 import type { ScanReport } from '../../server/cli/scan-command';
+import { unpainted } from '../../server/cli/terminal';
 import { codeRate, type RateRow } from '../../server/query/get-rates';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { freePort } from '../reliability/support/read-only-server';
@@ -245,7 +246,7 @@ describe('report fits COLUMNS', () => {
     expect(runCli(['report', '--db', db], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain('\x1b');
     // Colour never changes what fits: the visible text is the plain text.
     const plain = runCli(['report', '--db', db], { env: { FORCE_COLOR: '', NO_COLOR: '' } }).stdout;
-    expect(forced.stdout.replaceAll(/\x1b\[[0-9;]*m/g, '')).toBe(plain);
+    expect(unpainted(forced.stdout)).toBe(plain);
   });
 
   it('--wide gives every code and every day', () => {
