@@ -1,6 +1,7 @@
 import type { CodeRate } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, NOT_MEASURABLE_TEXT, type Opportunity } from '../../shared/finding-codes';
 import { middleTruncate } from '../../shared/middle-truncate';
+import { SALVAGE_ADVICE } from '../../shared/salvage-advice';
 import { formatCoverage } from '../query/format-rate';
 import { type FileCounts, getFileCounts } from '../query/get-file-counts';
 import { getRates, type RateRow, selectedCodes } from '../query/get-rates';
@@ -59,7 +60,7 @@ function filesLines(files: FileCounts | undefined, width: number): string[] {
     ...wrapList('Files refused by code:', listCounts(files.files_refused_by_code), width),
     ...(files.files_refused_by_code.concatenated_rows
       ? wrapText(
-          `${files.files_refused_by_code.concatenated_rows} concatenated_rows (two rows on one line): index with --salvage, or tick salvage for the folder, to keep their complete rows.`,
+          `concatenated_rows (two rows on one line): ${SALVAGE_ADVICE.index.replace('its folder', 'their folders').replace('its complete', 'their complete')}.`,
           width,
         )
       : []),

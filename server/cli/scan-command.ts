@@ -1,5 +1,6 @@
 import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
+import { SALVAGE_ADVICE, SALVAGEABLE_CODES } from '../../shared/salvage-advice';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { analyseFile, type FileAnalysis, type FindingRecord } from '../detect/analyse-file';
 import { walkInputs } from '../scan/walk-inputs';
@@ -203,11 +204,6 @@ export function shortModel(model: string): string {
   return model.replace(/^claude-/, '').replace(/-\d{8}$/, '');
 }
 
-/** What to do about a failure, where one helps (a concatenated_rows file keeps its complete rows when read with salvage). */
-export const SCAN_FAILURE_ADVICE: Partial<Record<ScanErrorCode, string>> = {
-  concatenated_rows: 'read with --salvage to keep its complete rows',
-};
-
 /**
  * The terminal report: one line per finding (file, lines, code, version, day, model, tool,
  * error kind; the last two only when a finding records them), then the files that failed,
@@ -256,7 +252,7 @@ export function formatScanTable(report: ScanReport, t: Terminal = PLAIN): string
           {
             header: 'looks like / what to do',
             shortHeader: 'note',
-            cells: report.errors.map((e) => (e.hint ? FORMAT_HINTS[e.hint] : (SCAN_FAILURE_ADVICE[e.code] ?? '-'))),
+            cells: report.errors.map((e) => (e.hint ? FORMAT_HINTS[e.hint] : SALVAGEABLE_CODES.includes(e.code) ? SALVAGE_ADVICE.scan : '-')),
             min: [never, 24, 24, 16, 16, 8],
           },
         ],
