@@ -210,7 +210,8 @@ describe('report fits COLUMNS', () => {
     expect(run.stdout).toMatch(/^total +\d+/m);
     // What was left out is always said, zeros included.
     expect(run.stdout).toMatch(/^Files: 113 read, 0 of them salvaged \(read around damaged lines\); 0 empty/m);
-    expect(run.stdout.replaceAll(/\n +/g, ' ')).toMatch(/left out: 2 failed, 0 being written\./);
+    // The demo's cut file fails, or is being written when another test file has just touched it.
+    expect(run.stdout.replaceAll(/\n +/g, ' ')).toMatch(/left out: (2 failed, 0|1 failed, 1) being written\./);
     if (columns === 200) expect(run.stdout).toMatch(/^ {2}missing_tool_use_block +per 1,000 messages with a recorded stop reason$/m);
   });
 
