@@ -233,6 +233,8 @@ export const SummaryResponse = Type.Object({
   files_empty: Type.Integer(),
   /** Failed files by code (unknown_format, entire_compact_transcript, malformed_json, …). */
   files_refused_by_code: Type.Record(Type.String(), Type.Integer()),
+  /** Of files_ok, those read in salvage mode around damaged lines (listed by GET /api/files?status=salvaged). */
+  files_salvaged: Type.Integer(),
 });
 export type SummaryResponse = Static<typeof SummaryResponse>;
 
@@ -320,7 +322,10 @@ export const FindingsResponse = Type.Object({ rows: Type.Array(Finding), next_cu
 export type FindingsResponse = Static<typeof FindingsResponse>;
 
 export const FilesQuery = Type.Object({
-  status: Type.Optional(Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems'), Type.Literal('gone')])),
+  /** problems (default): failed and being written; salvaged: read around damaged lines at the owner's request (counted, labelled). */
+  status: Type.Optional(
+    Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('problems'), Type.Literal('gone'), Type.Literal('salvaged')]),
+  ),
   folder: FilterQuery.properties.folder,
 });
 export type FilesQuery = Static<typeof FilesQuery>;
@@ -331,10 +336,15 @@ export const FileProblem = Type.Object({
   /** The folder's label. */
   folder: Type.String(),
   file: Type.String(),
-  /** gone: read whole, then deleted on disk; its metadata is kept and counted (issue 27). */
-  status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('gone')]),
+  /**
+   * gone: read whole, then deleted on disk; its metadata is kept and counted (issue 27). salvaged: read
+   * in salvage mode around damaged lines (counted); error_code and error_line name its first damaged line.
+   */
+  status: Type.Union([Type.Literal('failed'), Type.Literal('in_progress'), Type.Literal('gone'), Type.Literal('salvaged')]),
   error_code: Nullable(Type.String()),
   error_line: Nullable(Type.Integer()),
+  /** A salvaged file: how many damaged lines were read around (each a code and a line in the index). */
+  damaged_lines: Type.Optional(Type.Integer()),
   size: Type.Integer(),
   indexed_at: Type.String(),
   /** unknown_format: what the file looks like (a fixed name of shared/format-hints.ts), when cheap to tell; else null. */
@@ -651,6 +661,8 @@ export const EvidenceReport = Type.Object({
     /** Of files_ok, transcripts no longer on disk whose metadata the index kept, and the counted findings from them (issue 27). */
     files_gone: Type.Optional(Type.Integer()),
     findings_from_gone_files: Type.Optional(Type.Integer()),
+    /** Of files_ok, files read in salvage mode around damaged lines (their complete rows counted; issue 29). */
+    files_salvaged: Type.Optional(Type.Integer()),
   }),
   /** Per week (Monday) figures; the Markdown folds the daily series to these. */
   by_week: Type.Optional(Type.Array(ReportRateRow)),

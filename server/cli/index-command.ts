@@ -1,5 +1,6 @@
 import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
+import { SALVAGE_ADVICE, SALVAGEABLE_CODES } from '../../shared/salvage-advice';
 import { indexDatabase } from '../app/index-database';
 import type { IndexSummary } from '../index/index-folders';
 import type { Db } from '../store/database';
@@ -41,7 +42,7 @@ export function formatIndexSummary(s: IndexSummary): string {
         (f) =>
           `  failed: ${s.roots > 1 ? `${printable(f.root)}: ` : ''}${printable(f.file)} (${f.code}${f.line === null ? '' : `, line ${f.line}`}${
             f.hint && Object.hasOwn(FORMAT_HINTS, f.hint) ? `; looks like: ${FORMAT_HINTS[f.hint as FormatHint]}` : ''
-          })`,
+          }${SALVAGEABLE_CODES.includes(f.code) ? `; ${SALVAGE_ADVICE.index}` : ''})`,
       ),
       ...(Object.keys(s.terminalReasons).length > 0
         ? [

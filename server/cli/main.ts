@@ -58,9 +58,9 @@ program
   .option('--json', 'print one JSON object instead of a table')
   .option('--salvage', 'read the complete rows of damaged files (two rows on one line, a torn row) instead of failing them; such files are listed')
   .action(async (paths: string[], options: { json?: boolean; salvage?: boolean }) => {
-    const { formatScanTable, runScan, scanExitCode } = await import('./scan-command');
+    const [{ formatScanTable, runScan, scanExitCode }, { terminalOf }] = await Promise.all([import('./scan-command'), import('./terminal')]);
     const report = runScan(paths, { salvage: options.salvage === true });
-    process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report));
+    process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report, terminalOf(process.stdout)));
     process.exitCode = scanExitCode(report);
   });
 
@@ -117,17 +117,24 @@ withFilterOptions(program.command('report'))
   )
   .option('--db <file>', `${DB_HELP}; must exist`)
   .option('--json', 'print JSON (per version and per day)')
-  .option('--wide', 'every selected code and every day, however wide')
-  .action(async (options: FilterOptions & { db?: string; json?: boolean; wide?: boolean }) => {
+  .option('--all', 'every version, day and model as its own row (by default only those with findings, the rest pooled as "other")')
+  .option('--wide', 'every selected code and every row, however wide (not fitted to COLUMNS)')
+  .action(async (options: FilterOptions & { db?: string; json?: boolean; wide?: boolean; all?: boolean }) => {
     const { defaultDbPath, checkFilterOptions, checkFilterValuesIn, filtersOf, openExistingIndex } = await loadIndex();
-    const { buildReport, buildTextReport, formatReport } = await import('./report-command');
+    const [{ buildReport, buildTextReport, formatReport }, { terminalOf }] = await Promise.all([import('./report-command'), import('./terminal')]);
     checkFilterOptions(options);
     const db = openExistingIndex(options.db ?? defaultDbPath(), options.db !== undefined);
     try {
       checkFilterValuesIn(db, options);
       const filters = filtersOf(options);
       process.stdout.write(
-        options.json ? JSON.stringify(buildReport(db, filters)) + '\n' : formatReport(buildTextReport(db, filters), filters, { wide: options.wide === true }),
+        options.json
+          ? JSON.stringify(buildReport(db, filters)) + '\n'
+          : formatReport(buildTextReport(db, filters), filters, {
+              wide: options.wide === true,
+              all: options.all === true,
+              terminal: terminalOf(process.stdout),
+            }),
       );
     } finally {
       db.close();

@@ -1,10 +1,13 @@
 import type { CodeRate } from '../../shared/api-schemas';
 import { FINDING_OPPORTUNITY, NOT_MEASURABLE_TEXT, type Opportunity } from '../../shared/finding-codes';
+import { middleTruncate } from '../../shared/middle-truncate';
+import { SALVAGE_ADVICE } from '../../shared/salvage-advice';
 import { formatCoverage } from '../query/format-rate';
 import { type FileCounts, getFileCounts } from '../query/get-file-counts';
 import { getRates, type RateRow, selectedCodes } from '../query/get-rates';
 import { filterParams, type RateFilters } from '../query/rate-filters';
 import type { Db } from '../store/database';
+import { PLAIN, paint, type Terminal, wrapText } from './terminal';
 
 export interface ReportJson {
   by_version: RateRow[];
@@ -19,7 +22,7 @@ export function buildReport(db: Db, filters: RateFilters): ReportJson {
 export interface TextReport extends ReportJson {
   by_week: RateRow[];
   by_model: RateRow[];
-  /** Files read per format, empty, and refused per code (issue 37). Optional: callers that only format rates omit it. */
+  /** Files read per format, empty, refused per code (issue 37), salvaged and being written. Optional: callers that only format rates omit it. */
   files?: FileCounts;
 }
 
@@ -39,18 +42,31 @@ const listCounts = (byName: Record<string, number>) => {
   return items.length > 0 ? items : ['none'];
 };
 
-/** What was read and what was refused, so a report over files nothing read never looks clean. */
-function filesLine(files: FileCounts | undefined): string[] {
+/**
+ * What was read and what was left out, always (zeros included), so a report over files nothing
+ * read never looks clean: salvaged files are counted, failed and unfinished ones are not.
+ */
+function filesLines(files: FileCounts | undefined, width: number): string[] {
   if (!files) return [];
+  const read = Object.values(files.files_by_format).reduce((n, k) => n + k, 0);
+  const failed = Object.values(files.files_refused_by_code).reduce((n, k) => n + k, 0);
   return [
-    ...wrapList('Files read by format:', listCounts(files.files_by_format), REPORT_WIDTH),
-    `Files empty (zero bytes or blank lines): ${files.files_empty}`,
-    ...wrapList('Files refused by code:', listCounts(files.files_refused_by_code), REPORT_WIDTH),
+    ...wrapText(
+      `Files: ${read} read, ${files.files_salvaged} of them salvaged (read around damaged lines); ${files.files_empty} empty (zero bytes or blank lines); ` +
+        `left out: ${failed} failed, ${files.files_in_progress} being written.`,
+      width,
+    ),
+    ...wrapList('Files read by format:', listCounts(files.files_by_format), width),
+    ...wrapList('Files refused by code:', listCounts(files.files_refused_by_code), width),
+    ...(files.files_refused_by_code.concatenated_rows
+      ? wrapText(
+          `concatenated_rows (two rows on one line): ${SALVAGE_ADVICE.index.replace('its folder', 'their folders').replace('its complete', 'their complete')}.`,
+          width,
+        )
+      : []),
   ];
 }
 
-/** The terminal width the default report fits. */
-export const REPORT_WIDTH = 100;
 /** More days than this are shown as ISO weeks (unless --wide). */
 export const MAX_DAY_ROWS = 30;
 
@@ -99,7 +115,7 @@ function wrapName(name: string, width: number): string[] {
   return lines;
 }
 
-/** Wraps "label: a, b, c" at the report width, continuing lines indented. */
+/** Wraps "label: a, b, c" at `width`, continuing lines indented. */
 function wrapList(label: string, items: readonly string[], width: number): string[] {
   const lines: string[] = [];
   let line = label;
@@ -124,6 +140,8 @@ interface Column {
 interface Dimension {
   title: string;
   keyName: string;
+  /** What a row is, in the plural (for the pooled row's note). */
+  plural: string;
   rows: RateRow[];
   label: (key: string | null) => string;
 }
@@ -154,16 +172,24 @@ function totalRow(rows: readonly RateRow[], codes: readonly string[]): RateRow {
   };
 }
 
-/** One aligned table (or several, each repeating the key columns, when the codes do not fit the width). */
-function tables(dim: Dimension, codes: readonly string[], width: number | null): string[] {
+/**
+ * One aligned table (or several, each repeating the key columns, when the codes do not fit the
+ * width). Without `all`, only the rows with findings of the shown codes, and one pooled `other`
+ * row summing the rest (its denominators added, its rates over them); the total is over every row.
+ */
+function tables(dim: Dimension, codes: readonly string[], width: number | null, all: boolean): string[] {
   const total = totalRow(dim.rows, codes);
-  const rows = [...dim.rows, total];
+  const hasFindings = (r: RateRow) => r.codes.some((c) => codes.includes(c.code) && c.count > 0);
+  const rest = all ? [] : dim.rows.filter((r) => !hasFindings(r));
+  const other = rest.length > 0 ? { ...totalRow(rest, codes), key: 'other' } : null;
+  const rows = [...(all ? dim.rows : dim.rows.filter(hasFindings)), ...(other ? [other] : []), total];
   const reasons: string[] = [];
   const marker = (reason: string) => {
     if (!reasons.includes(reason)) reasons.push(reason);
     return `n/m${reasons.length > 1 || width === null ? `(${reasons.indexOf(reason) + 1})` : ''}`;
   };
-  const keyColumn: Column = { header: [dim.keyName], cells: rows.map((r) => (r === total ? 'total' : dim.label(r.key))), align: 'left' };
+  const keyLabel = (r: RateRow) => (r === total ? 'total' : r === other ? `other (${rest.length})` : dim.label(r.key));
+  const keyColumn: Column = { header: [dim.keyName], cells: rows.map(keyLabel), align: 'left' };
   const fixed: Column[] = [
     keyColumn,
     { header: ['messages'], cells: rows.map((r) => String(r.assistant_messages)), align: 'right' },
@@ -190,6 +216,12 @@ function tables(dim: Dimension, codes: readonly string[], width: number | null):
     };
   });
   const widthOf = (c: Column) => Math.max(...c.header.map((h) => h.length), ...c.cells.map((s) => s.length));
+  if (width !== null) {
+    // A long key (a model id may have 64 characters) is cut in the middle so the key columns and the widest code column fit.
+    const others = fixed.slice(1).reduce((n, c) => n + GAP.length + widthOf(c), 0) + codeColumns.reduce((w, c) => Math.max(w, GAP.length + widthOf(c)), 0);
+    const room = Math.max(8, width - others);
+    keyColumn.cells = keyColumn.cells.map((k) => middleTruncate(k, room));
+  }
   const fixedWidth = fixed.reduce((n, c) => n + widthOf(c), 0) + GAP.length * (fixed.length - 1);
   const chunks: Column[][] = [];
   let chunk: Column[] = [];
@@ -215,7 +247,8 @@ function tables(dim: Dimension, codes: readonly string[], width: number | null):
         .map((s, j) => (columns[j]!.align === 'left' ? s.padEnd(widths[j]!) : s.padStart(widths[j]!)))
         .join(GAP)
         .trimEnd();
-    out.push(chunks.length > 1 ? `${dim.title} (${i + 1} of ${chunks.length})` : dim.title);
+    const title = chunks.length > 1 ? `${dim.title} (${i + 1} of ${chunks.length})` : dim.title;
+    out.push(...(width === null ? [title] : wrapText(title, width)));
     for (let h = 0; h < height; h++) {
       out.push(line(columns.map((c) => c.header[h - (height - c.header.length)] ?? '')));
     }
@@ -226,54 +259,69 @@ function tables(dim: Dimension, codes: readonly string[], width: number | null):
     }
     out.push('');
   });
+  const notes: string[] = [];
+  if (other) notes.push(`other (${rest.length}): ${dim.plural} without findings, pooled (--all lists each)`);
   reasons.forEach((reason, i) => {
     const tag = reasons.length > 1 || width === null ? `n/m(${i + 1})` : 'n/m';
-    out.splice(out.length - 1, 0, `${tag}: ${NOT_MEASURABLE_TEXT[reason] ?? 'not measurable'}`);
+    notes.push(`${tag}: ${NOT_MEASURABLE_TEXT[reason] ?? 'not measurable'}`);
   });
+  out.splice(out.length - 1, 0, ...notes.flatMap((n) => (width === null ? [n] : wrapText(n, width))));
   return out;
 }
 
 /**
- * The terminal report. By default it fits REPORT_WIDTH columns: one table per dimension
- * (versions, days or ISO weeks past MAX_DAY_ROWS days, models) with only the codes that have
- * findings, each as a count and a rate per 1,000 of that code's opportunities, and one line
- * naming the codes with none. `wide`: every selected code and every day, however wide.
+ * The terminal report. By default it fits the terminal (`t.width`, COLUMNS): one table per
+ * dimension (versions, days or ISO weeks past MAX_DAY_ROWS days with findings, models), with only
+ * the codes that have findings, each as a count and a rate per 1,000 of that code's opportunities,
+ * only the rows with findings and one pooled `other` row (`all`: every row), and one line naming
+ * the codes with none; then what was read and what was left out. `wide`: every selected code and
+ * every day, however wide.
  */
-export function formatReport(report: TextReport, filters: RateFilters, options: { wide?: boolean } = {}): string {
-  if (report.by_version.length === 0) return ['The index holds no assistant messages yet: run `index <dir>` first.', ...filesLine(report.files), ''].join('\n');
+export function formatReport(report: TextReport, filters: RateFilters, options: { wide?: boolean; all?: boolean; terminal?: Terminal } = {}): string {
+  const t = options.terminal ?? PLAIN;
   const wide = options.wide === true;
-  const width = wide ? null : REPORT_WIDTH;
+  const all = options.all === true;
+  const lineWidth = wide ? Number.POSITIVE_INFINITY : t.width;
+  if (report.by_version.length === 0)
+    return [...wrapText('The index holds no assistant messages yet: run `index <dir>` first.', lineWidth), ...filesLines(report.files, lineWidth), ''].join(
+      '\n',
+    );
+  const width = wide ? null : t.width;
   const selected = selectedCodes(filters);
   const total = (code: string) => report.by_version.reduce((n, r) => n + (r.codes.find((c) => c.code === code)?.count ?? 0), 0);
   const withFindings = wide ? selected : selected.filter((c) => total(c) > 0);
   const without = selected.filter((c) => total(c) === 0);
 
-  const days = report.by_day.filter((r) => r.key !== null).length;
-  const byWeek = !wide && days > MAX_DAY_ROWS;
+  // Days shown: those with findings; more than MAX_DAY_ROWS of them fold into weeks (never with --all or --wide: every day).
+  const shownDays = report.by_day.filter(
+    (r) => r.key !== null && (all || r.codes.some((c) => (withFindings as readonly string[]).includes(c.code) && c.count > 0)),
+  ).length;
+  const byWeek = !wide && !all && shownDays > MAX_DAY_ROWS;
   const dims: Dimension[] = [
-    { title: 'Per version', keyName: 'version', rows: report.by_version, label: (k) => k ?? 'unknown' },
+    { title: 'Per version', keyName: 'version', plural: 'versions', rows: report.by_version, label: (k) => k ?? 'unknown' },
     byWeek
       ? {
-          title: `Per ISO week (UTC, Monday to Sunday; ${days} days folded into weeks, --wide for days)`,
+          title: `Per ISO week (UTC, Monday to Sunday; ${shownDays} days folded into weeks, --wide for days)`,
           keyName: 'week',
+          plural: 'weeks',
           rows: report.by_week,
           label: (k) => (k === null ? 'unknown' : isoWeekOf(k)),
         }
-      : { title: 'Per day (UTC)', keyName: 'day', rows: report.by_day, label: (k) => k ?? 'unknown' },
-    { title: 'Per model', keyName: 'model', rows: report.by_model, label: (k) => k ?? 'unknown' },
+      : { title: 'Per day (UTC)', keyName: 'day', plural: 'days', rows: report.by_day, label: (k) => k ?? 'unknown' },
+    { title: 'Per model', keyName: 'model', plural: 'models', rows: report.by_model, label: (k) => k ?? 'unknown' },
   ];
 
   const out: string[] = [];
   if (withFindings.length > 0) {
-    out.push("n: findings; ‰: per 1,000 of the code's opportunities (the messages where it can occur):");
+    out.push(...wrapText("n: findings; ‰: per 1,000 of the code's opportunities (the messages where it can occur):", lineWidth));
     const nameWidth = Math.max(...withFindings.map((c) => c.length));
-    for (const c of withFindings) out.push(`  ${c.padEnd(nameWidth)}  per 1,000 ${OPPORTUNITY_TEXT[FINDING_OPPORTUNITY[c]]}`);
+    for (const c of withFindings) out.push(...wrapText(`  ${c.padEnd(nameWidth)}  per 1,000 ${OPPORTUNITY_TEXT[FINDING_OPPORTUNITY[c]]}`, lineWidth, '      '));
   } else {
     out.push('No findings in this selection.');
   }
-  if (!wide && without.length > 0) out.push(...wrapList('Codes with no findings:', without, REPORT_WIDTH));
+  if (!wide && without.length > 0) out.push(...wrapList('Codes with no findings:', without, t.width));
   out.push('');
-  for (const dim of dims) out.push(...tables(dim, withFindings, width));
-  out.push(...filesLine(report.files), ...(report.files ? [''] : []));
+  for (const dim of dims) out.push(...tables(dim, withFindings, width, all || wide).map((l) => (/^Per /.test(l) ? paint(t, 'bold', l) : l)));
+  out.push(...filesLines(report.files, lineWidth), ...(report.files ? [''] : []));
   return out.join('\n');
 }

@@ -1,8 +1,10 @@
 import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
+import { SALVAGE_ADVICE, SALVAGEABLE_CODES } from '../../shared/salvage-advice';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { analyseFile, type FileAnalysis, type FindingRecord } from '../detect/analyse-file';
 import { walkInputs } from '../scan/walk-inputs';
+import { type FitColumn, fitTable, PLAIN, paint, type Terminal, wrapText } from './terminal';
 
 export interface ScanReport {
   findings: Array<{
@@ -52,8 +54,28 @@ export interface ScanReport {
   salvaged?: Array<{ file: string; code: ScanErrorCode; line: number; rows_kept: number; torn_row_dropped: boolean }>;
 }
 
+/** What the terminal line says of a finding beyond the JSON's fields (--json stays as it was). */
+export interface FindingContext {
+  version: string | null;
+  day: string | null;
+  /** A built-in tool name, or mcp / other (the detector's `tool`); null when the code records none. */
+  tool: string | null;
+  /** The call's result classified by fixed patterns (`error_kind`), or an API pairing error's kind. */
+  error_kind: string | null;
+}
+
+// Kept beside the report's findings rather than in them, so the JSON report is unchanged.
+const contexts = new WeakMap<ScanReport['findings'][number], FindingContext>();
+
+/** The version, day, tool and error kind of a finding of a report runScan built (nulls for one parsed from JSON). */
+export function findingContext(f: ScanReport['findings'][number]): FindingContext {
+  return contexts.get(f) ?? { version: null, day: null, tool: null, error_kind: null };
+}
+
+const detail = (v: string | number | boolean | undefined) => (typeof v === 'string' ? v : null);
+
 function toReportFinding(name: string, f: FindingRecord): ScanReport['findings'][number] {
-  return {
+  const finding = {
     block_types: f.blockTypes,
     code: f.code,
     evidence_sha256: f.evidenceSha256,
@@ -63,6 +85,8 @@ function toReportFinding(name: string, f: FindingRecord): ScanReport['findings']
     signed_thinking: f.signedThinking,
     source_lines: f.sourceLines,
   };
+  contexts.set(finding, { version: f.version, day: f.day, tool: detail(f.details.tool), error_kind: detail(f.details.error_kind ?? f.details.kind) });
+  return finding;
 }
 
 /**
@@ -175,66 +199,110 @@ export function scanExitCode(report: ScanReport): 0 | 1 | 2 {
   return report.findings.length > 0 ? 1 : 0;
 }
 
-/** A plain-text table with the same facts as the JSON report. */
-export function formatScanTable(report: ScanReport): string {
+/** A model id as the narrow line shows it: without the `claude-` prefix and a trailing date (claude-haiku-4-5-20251001: haiku-4-5). */
+export function shortModel(model: string): string {
+  return model.replace(/^claude-/, '').replace(/-\d{8}$/, '');
+}
+
+/**
+ * The terminal report: one line per finding (file, lines, code, version, day, model, tool,
+ * error kind; the last two only when a finding records them), then the files that failed,
+ * were salvaged or hold diagnostics, then the counts, every line within `t.width` columns (file
+ * names cut in the middle). The same facts as the JSON report, which stays the full record.
+ */
+export function formatScanTable(report: ScanReport, t: Terminal = PLAIN): string {
   const out: string[] = [];
+  const file = (name: string) => printable(name);
+  // What gives way first when a line is too wide: the file name (to 24 columns), the gap, the tool,
+  // error kind and model, the file (to 16), the code (to 16), then everything to a few columns.
+  const never = Number.POSITIVE_INFINITY;
+  const fileMin = [24, 24, 24, 16, 16, 10];
+  const at = (third: number, last: number) => [never, never, third, third, third, last];
+  const title = (text: string) => out.push('', ...wrapText(text, t.width).map((l) => paint(t, 'bold', l)));
   if (report.findings.length > 0) {
-    const rows = report.findings.map((f) => [
-      f.code,
-      f.file,
-      f.lines[0] === f.lines[1] ? String(f.lines[0]) : `${f.lines[0]}-${f.lines[1]}`,
-      f.source_lines.join(','),
-      f.model ?? '-',
-      f.block_types.join(',') || '-',
-      f.signed_thinking ? 'yes' : 'no',
-      f.evidence_sha256.slice(0, 16),
-    ]);
-    out.push(table(['code', 'file', 'lines', 'source lines', 'model', 'block types', 'signed thinking', 'evidence sha256 (prefix)'], rows));
+    const ctx = report.findings.map(findingContext);
+    const columns: FitColumn[] = [
+      { header: 'file', cells: report.findings.map((f) => file(f.file)), min: fileMin },
+      { header: 'lines', cells: report.findings.map((f) => (f.lines[0] === f.lines[1] ? String(f.lines[0]) : `${f.lines[0]}-${f.lines[1]}`)), right: true },
+      { header: 'code', cells: report.findings.map((f) => f.code), min: [never, never, never, 16, 16, 8], style: 'yellow' },
+      { header: 'version', cells: ctx.map((c) => c.version ?? '-') },
+      { header: 'day', cells: ctx.map((c) => c.day ?? '-') },
+      {
+        header: 'model',
+        cells: report.findings.map((f) => f.model ?? '-'),
+        short: report.findings.map((f) => (f.model === null ? '-' : shortModel(f.model))),
+        min: at(8, 6),
+      },
+    ];
+    if (ctx.some((c) => c.tool !== null)) columns.push({ header: 'tool', cells: ctx.map((c) => c.tool ?? '-'), min: at(6, 4) });
+    if (ctx.some((c) => c.error_kind !== null))
+      columns.push({ header: 'error kind', shortHeader: 'error', cells: ctx.map((c) => c.error_kind ?? '-'), min: at(8, 5) });
+    out.push(...fitTable(columns, t));
   } else {
     out.push('No findings.');
   }
   if (report.errors.length > 0) {
-    out.push('', 'Errors (these files contributed nothing and are not counted as clean):');
+    title('Errors (these files contributed nothing and are not counted as clean):');
     out.push(
-      table(
-        ['file', 'line', 'code', 'looks like'],
-        report.errors.map((e) => [e.file, e.line === null ? '-' : String(e.line), e.code, e.hint ? FORMAT_HINTS[e.hint] : '-']),
+      ...fitTable(
+        [
+          { header: 'file', cells: report.errors.map((e) => file(e.file)), min: fileMin },
+          { header: 'line', cells: report.errors.map((e) => (e.line === null ? '-' : String(e.line))), right: true },
+          { header: 'code', cells: report.errors.map((e) => e.code), min: at(12, 8), style: 'red' },
+          {
+            header: 'looks like / what to do',
+            shortHeader: 'note',
+            cells: report.errors.map((e) => (e.hint ? FORMAT_HINTS[e.hint] : SALVAGEABLE_CODES.includes(e.code) ? SALVAGE_ADVICE.scan : '-')),
+            min: [never, 24, 24, 16, 16, 8],
+          },
+        ],
+        t,
       ),
     );
   }
   if (report.salvaged?.length) {
-    out.push('', 'Salvaged (damaged lines read around at your request; messages a dropped torn row could belong to are counted nowhere):');
+    title('Salvaged (damaged lines read around at your request; messages a dropped torn row could belong to are counted nowhere):');
     out.push(
-      table(
-        ['file', 'line', 'code', 'rows kept', 'torn row dropped'],
-        report.salvaged.map((s) => [s.file, String(s.line), s.code, String(s.rows_kept), s.torn_row_dropped ? 'yes' : 'no']),
+      ...fitTable(
+        [
+          { header: 'file', cells: report.salvaged.map((s) => file(s.file)), min: fileMin },
+          { header: 'line', cells: report.salvaged.map((s) => String(s.line)), right: true },
+          { header: 'code', cells: report.salvaged.map((s) => s.code), min: at(12, 8), style: 'yellow' },
+          { header: 'rows kept', cells: report.salvaged.map((s) => String(s.rows_kept)), right: true },
+          { header: 'torn row dropped', cells: report.salvaged.map((s) => (s.torn_row_dropped ? 'yes' : 'no')), min: [16, 16, 4, 4, 4, 3] },
+        ],
+        t,
       ),
     );
   }
   if (report.diagnostics.length > 0) {
-    out.push('', 'Diagnostics (not findings):');
+    title('Diagnostics (not findings): compaction splits, calls open at the end, rejected tool input, unknown row types:');
     out.push(
-      table(
-        ['file', 'compaction splits', 'calls open at end', 'rejected tool input', 'unknown row types'],
-        report.diagnostics.map((d) => [
-          d.file,
-          String(d.compaction_split),
-          String(d.call_open_at_end),
-          String(d.rejected_tool_input),
-          counts(d.unknown_row_types) || '-',
-        ]),
+      ...fitTable(
+        [
+          { header: 'file', cells: report.diagnostics.map((d) => file(d.file)), min: fileMin },
+          { header: 'splits', cells: report.diagnostics.map((d) => String(d.compaction_split)), right: true },
+          { header: 'open', cells: report.diagnostics.map((d) => String(d.call_open_at_end)), right: true },
+          { header: 'rejected', cells: report.diagnostics.map((d) => String(d.rejected_tool_input)), right: true },
+          { header: 'unknown row types', cells: report.diagnostics.map((d) => printable(counts(d.unknown_row_types)) || '-'), min: [24, 24, 12, 12, 12, 6] },
+        ],
+        t,
       ),
     );
   }
   const s = report.summary;
-  out.push(
-    '',
-    `files scanned: ${s.files_scanned}, failed: ${s.files_failed}, still being written (not read; scan again later): ${s.files_in_progress}; assistant messages checked: ${s.assistant_messages_checked}; ` +
-      `findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}` +
-      (s.files_salvaged === undefined ? '' : `; salvaged: ${s.files_salvaged}`),
-    `files empty (zero bytes or blank lines; not read, not failed): ${s.files_empty}; read by format: ${counts(s.files_read_by_format) || 'none'}; ` +
-      `refused by code: ${counts(s.files_refused_by_code) || 'none'}`,
-  );
+  out.push('');
+  for (const text of [
+    `files scanned: ${s.files_scanned}, failed: ${s.files_failed}, still being written: ${s.files_in_progress} (not read; scan again later)` +
+      (s.files_salvaged === undefined ? '' : `, salvaged: ${s.files_salvaged}`),
+    `assistant messages checked: ${s.assistant_messages_checked}; findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}`,
+    `files empty (zero bytes or blank lines; not read, not failed): ${s.files_empty}; read by format: ${counts(s.files_read_by_format) || 'none'}`,
+    `refused by code: ${counts(s.files_refused_by_code) || 'none'}`,
+    ...(s.files_refused_by_code.concatenated_rows && s.files_salvaged === undefined
+      ? [`concatenated_rows (two rows on one line): scan --salvage keeps their complete rows.`]
+      : []),
+  ])
+    out.push(...wrapText(text, t.width));
   return out.join('\n') + '\n';
 }
 
@@ -244,17 +312,4 @@ function counts(byName: Record<string, number>): string {
     .sort()
     .map((k) => `${k} ${byName[k]}`)
     .join(', ');
-}
-
-function table(header: string[], anyRows: string[][]): string {
-  // File names (and anything else) are printed escaped: a newline or escape code in a name cannot forge rows.
-  const rows = anyRows.map((r) => r.map(printable));
-  // A fold, not Math.max(...spread): one row per file, and 200,000 arguments overflow the stack.
-  const widths = header.map((h, i) => rows.reduce((w, r) => Math.max(w, r[i]!.length), h.length));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

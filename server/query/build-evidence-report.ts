@@ -369,6 +369,7 @@ export function buildEvidenceReport(
       models: redaction.models === 'generalize' ? [...new Set(models.map((m) => modelFamily(m)!))] : models,
       efforts,
       files_gone: summary.files_gone,
+      files_salvaged: summary.files_salvaged,
       findings_from_gone_files: countFindingsFromGoneFiles(db, filters),
     },
     definitions: selectedCodes(filters).map((code) => ({ code, definition: FINDING_DEFINITIONS[code as FindingCode] })),

@@ -242,6 +242,13 @@ function render(r: EvidenceReport, shape: Shape, omitted: string[]): string {
     ...(env ? [`- Reporter's system: ${env.os} ${env.arch}`] : []),
     `- Days (UTC): ${s.first_day ?? '–'} to ${s.last_day ?? '–'}`,
     `- Files: ${s.files_ok} read, ${s.files_failed} failed, ${s.files_in_progress} being written (${s.roots} folder${s.roots === 1 ? '' : 's'})`,
+    ...(s.files_salvaged !== undefined
+      ? [
+          s.files_salvaged > 0
+            ? `- Salvaged: ${s.files_salvaged} of the files read were damaged (e.g. two rows on one line) and read around their damaged lines at the reporter's request; their complete rows are counted`
+            : '- Salvaged: none (no file was read around damaged lines)',
+        ]
+      : []),
     ...(s.files_gone
       ? [
           `- Kept after deletion: ${s.files_gone} of these transcripts are no longer on disk (Claude Code's cleanup); ${s.findings_from_gone_files ?? 0} of the findings come from them (their metadata and digests are kept in the index)`,

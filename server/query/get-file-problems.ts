@@ -1,9 +1,29 @@
 import type { FileProblem, FileUnknownRows } from '../../shared/api-schemas';
 import { FORMAT_HINTS } from '../../shared/format-hints';
+import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 import type { Db } from '../store/database';
 import { prepared } from '../store/prepared';
 
 function prepare(db: Db) {
+  return {
+    problems: prepareProblems(db),
+    // Salvaged files (migration 006: salvaged, and damage as a JSON array of {code, line, torn}), gone ones included:
+    // they are counted, so they are listed; the first damaged line names the code and line.
+    salvaged: db.prepare<
+      { roots: string | null },
+      Omit<FileProblem, 'indexed_at' | 'gone_since' | 'first_day'> & { indexed_ms: number; gone_ms: number | null; first_row_ms: number | null }
+    >(`
+      SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, 'salvaged' AS status,
+             json_extract(f.damage, '$[0].code') AS error_code, json_extract(f.damage, '$[0].line') AS error_line,
+             coalesce(json_array_length(f.damage), 0) AS damaged_lines,
+             f.size, f.indexed_ms, NULL AS gone_ms, NULL AS first_row_ms, NULL AS format_hint
+      FROM files f JOIN roots r ON r.id = f.root_id
+      WHERE f.status = 'ok' AND f.salvaged = 1 AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))
+      ORDER BY r.label, f.rel_path`),
+  };
+}
+
+function prepareProblems(db: Db) {
   return db.prepare<
     { statuses: string; gone: number; roots: string | null },
     Omit<FileProblem, 'indexed_at' | 'gone_since' | 'first_day'> & { indexed_ms: number; gone_ms: number | null; first_row_ms: number | null }
@@ -16,21 +36,27 @@ function prepare(db: Db) {
     ORDER BY f.status, r.label, f.rel_path`);
 }
 
-/** Files that failed or are still being written, so nothing fails silently; or (status gone) the transcripts deleted on disk whose metadata is kept. */
-export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'problems' | 'gone', folderIds?: number[]): FileProblem[] {
+/**
+ * Files that failed or are still being written, so nothing fails silently; or (status gone) the transcripts deleted
+ * on disk whose metadata is kept; or (status salvaged) the files read around damaged lines, so damage stays visible.
+ */
+export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'problems' | 'gone' | 'salvaged', folderIds?: number[]): FileProblem[] {
   const st = prepared(db, prepare);
   const statuses = status === 'problems' ? ['failed', 'in_progress'] : [status];
+  const roots = folderIds?.length ? JSON.stringify(folderIds) : null;
   // indexed_ms: UTC milliseconds (migration 015), shown as the ISO timestamp it replaced.
-  return st
-    .all({ statuses: JSON.stringify(statuses), gone: status === 'gone' ? 1 : 0, roots: folderIds?.length ? JSON.stringify(folderIds) : null })
-    .map(({ indexed_ms, gone_ms, first_row_ms, format_hint, ...r }) => ({
-      ...r,
-      indexed_at: new Date(indexed_ms).toISOString(),
-      gone_since: gone_ms === null ? null : new Date(gone_ms).toISOString(),
-      first_day: gone_ms === null || first_row_ms === null ? null : new Date(first_row_ms).toISOString().slice(0, 10),
-      // Only a name of the fixed vocabulary leaves the index.
-      format_hint: format_hint !== null && Object.hasOwn(FORMAT_HINTS, format_hint) ? format_hint : null,
-    }));
+  return (
+    status === 'salvaged' ? st.salvaged.all({ roots }) : st.problems.all({ statuses: JSON.stringify(statuses), gone: status === 'gone' ? 1 : 0, roots })
+  ).map(({ indexed_ms, gone_ms, first_row_ms, format_hint, ...r }) => ({
+    ...r,
+    indexed_at: new Date(indexed_ms).toISOString(),
+    gone_since: gone_ms === null ? null : new Date(gone_ms).toISOString(),
+    first_day: gone_ms === null || first_row_ms === null ? null : new Date(first_row_ms).toISOString().slice(0, 10),
+    // Only a name of the fixed vocabulary leaves the index.
+    format_hint: format_hint !== null && Object.hasOwn(FORMAT_HINTS, format_hint) ? format_hint : null,
+    // A salvaged file's damage is read from a JSON column: only a scan error code leaves the index.
+    ...(r.status === 'salvaged' && !(SCAN_ERROR_CODES as readonly string[]).includes(r.error_code ?? '') ? { error_code: null } : {}),
+  }));
 }
 
 function prepareUnknown(db: Db) {

@@ -45,6 +45,8 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
   const team = st.team.get({ roots: params.roots })!;
   const counts = new Map(st.findings.all(params).map((r) => [r.code, r.n]));
   const denominators = denominatorsOf(d);
+  // The summary's own count of files being written includes team machines' excluded files.
+  const { files_in_progress: _, ...fileCounts } = getFileCounts(db, params.roots);
   return {
     folders: roots.roots + team.machines,
     folders_never_indexed: roots.never ?? 0,
@@ -56,6 +58,6 @@ export function getSummary(db: Db, filters: RateFilters = {}): SummaryResponse {
     codes: selectedCodes(filters).map((code) => codeRate(code, counts.get(code) ?? 0, denominators)),
     first_day: d.first_day,
     last_day: d.last_day,
-    ...getFileCounts(db, params.roots),
+    ...fileCounts,
   };
 }

@@ -9,10 +9,11 @@ import { indexDatabase } from '../../server/app/index-database';
 import { startServer } from '../../server/app/serve';
 import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
 import { openDatabase } from '../../server/store/database';
-import { addRoot } from '../../server/store/roots';
+import { addRoot, setRootSalvage } from '../../server/store/roots';
 import { launchChromium, requireChromiumOrSkip } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';
+import { fixturesRoot } from '../support/detector-fixtures';
 
 describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page fixes (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-first-hour-'));
@@ -33,6 +34,13 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     const db = openDatabase(dbPath);
     addRoot(db, join(tmp, 'demo/projects'), 'demo');
     addRoot(db, context, 'context');
+    // Two rows on one line, in a folder read with salvage and in one that is not.
+    for (const name of ['salvaged', 'damaged']) {
+      mkdirSync(join(tmp, name));
+      cpSync(join(fixturesRoot, 'errors/concatenated_rows.jsonl'), join(tmp, name, 'two-rows.jsonl'));
+    }
+    setRootSalvage(db, addRoot(db, join(tmp, 'salvaged'), 'salvaged').id, true);
+    addRoot(db, join(tmp, 'damaged'), 'damaged');
     await indexDatabase(db, { analyser: 'inline' });
     db.close();
     server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {}, watch: false });
@@ -57,6 +65,23 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     const rows = (await api<{ rows: Array<{ id: string; file: string; code: string }> }>('/api/findings?limit=500')).rows;
     return rows.find((f) => f.file.endsWith('-home-user-project/compaction.jsonl') && f.code === 'empty_tool_input_with_error_result')!;
   };
+
+  it('the Files page shows salvaged files as a state of their own, and a concatenated_rows failure suggests salvage', async () => {
+    const page = await open('/files');
+    const salvaged = page.getByTestId('salvaged-row');
+    await salvaged.first().waitFor();
+    expect(await salvaged.count()).toBe(1);
+    expect(await salvaged.first().textContent()).toMatch(/^salvagedsalvagedtwo-rows\.jsonlconcatenated_rows.*2.*1/);
+    expect(await page.locator('main').textContent()).toContain('1 file salvaged (read around damaged lines)');
+    expect(await page.locator('main').textContent()).not.toContain('Every file read cleanly');
+    // The same file in a folder without salvage failed: its row says what keeps its rows, linking to the Folders page.
+    const failed = page.getByTestId('file-row').filter({ hasText: 'damaged' });
+    expect(await failed.count()).toBe(1);
+    const advice = failed.getByTestId('salvage-advice');
+    expect(await advice.textContent()).toContain('tick salvage for this folder on the Folders page to keep its complete rows');
+    expect(await advice.locator('a').getAttribute('href')).toBe('/folders');
+    await page.close();
+  });
 
   it('the Glossary shows code as code, never raw backticks', async () => {
     const page = await open('/glossary');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -46,5 +46,36 @@ describe('index and report CLI on the bundled demo corpus', () => {
     expect(run.stdout).toMatch(/^2\.1\.40 /m);
     expect(run.stdout).not.toMatch(/^2\.1\.39 /m);
     expect(run.stdout).not.toContain('empty_tool_input_with_error_result');
+  });
+});
+
+describe('index and report say what was salvaged, and a concatenated_rows failure suggests salvage', () => {
+  it('fails the file without salvage (suggesting it), then counts and names it as salvaged', () => {
+    const dir = join(tmp, 'damaged');
+    mkdirSync(dir);
+    cpSync(join(fixturesRoot, 'errors/concatenated_rows.jsonl'), join(dir, 'two-rows.jsonl'));
+    cpSync(join(fixturesRoot, 'detectors/missing_tool_use_block/positive-interleaved.jsonl'), join(dir, 'whole.jsonl'));
+    const db = join(tmp, 'damaged.db');
+    const env = { COLUMNS: '80' };
+    const first = runCli(['index', dir, '--db', db], { env });
+    expect(first.status).toBe(2);
+    expect(first.stdout).toContain('failed: 1; still being written: 0; salvaged: 0;');
+    expect(first.stdout).toContain(
+      '  failed: two-rows.jsonl (concatenated_rows, line 2; index with --salvage, or tick salvage for its folder, to keep its complete rows)',
+    );
+    const before = runCli(['report', '--db', db], { env }).stdout.replaceAll(/\n +/g, ' ');
+    expect(before).toContain(
+      'Files: 1 read, 0 of them salvaged (read around damaged lines); 0 empty (zero bytes or blank lines); left out: 1 failed, 0 being written.',
+    );
+    expect(before).toContain('Files refused by code: concatenated_rows 1');
+    expect(before).toContain('concatenated_rows (two rows on one line): index with --salvage, or tick salvage for their folders, to keep their complete rows.');
+    const salvaged = runCli(['index', dir, '--db', db, '--salvage'], { env });
+    expect(salvaged.status).toBe(0);
+    expect(salvaged.stdout).toContain('failed: 0; still being written: 0; salvaged: 1;');
+    const after = runCli(['report', '--db', db], { env }).stdout.replaceAll(/\n +/g, ' ');
+    expect(after).toContain(
+      'Files: 2 read, 1 of them salvaged (read around damaged lines); 0 empty (zero bytes or blank lines); left out: 0 failed, 0 being written.',
+    );
+    expect(after).not.toContain('concatenated_rows (two rows');
   });
 });

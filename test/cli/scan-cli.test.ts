@@ -79,6 +79,58 @@ describe('scan CLI', () => {
   });
 });
 
+describe('scan output fits COLUMNS', () => {
+  // Long names under a deep folder, findings with a tool and error kind, a failed and a salvageable file.
+  const dir = join(tmp, 'fit');
+  const deep = join(dir, 'project-with-a-long-name', 'session-0123456789abcdef');
+  mkdirSync(deep, { recursive: true });
+  cpSync(join(fixturesRoot, 'detectors/unparseable_tool_input'), deep, { recursive: true });
+  cpSync(join(missingDir, 'positive-interleaved.jsonl'), join(dir, 'short.jsonl'));
+  cpSync(join(fixturesRoot, 'errors/concatenated_rows.jsonl'), join(dir, 'two-rows-on-one-line.jsonl'));
+  cpSync(join(fixturesRoot, 'errors/duplicate_key.jsonl'), join(dir, 'duplicate.jsonl'));
+  const json = JSON.parse(runCli(['scan', '--json', dir]).stdout) as ScanReport;
+
+  it.each([80, 200])('at COLUMNS=%i: one line per finding (file cut in the middle), every line within the width, no colour off a terminal', (columns) => {
+    for (const options of [[], ['--salvage']]) {
+      const run = runCli(['scan', ...options, dir], { env: { COLUMNS: String(columns), FORCE_COLOR: '', NO_COLOR: '' } });
+      expect(run.status).toBe(2);
+      const lines = run.stdout.split('\n');
+      expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(columns);
+      expect(run.stdout).not.toContain('\x1b');
+      // The header, its rule, then one line per finding in the JSON's order.
+      expect(lines[0]).toMatch(/^file +lines +code +version +day +model +tool +error/);
+      const rows = lines.slice(2, 2 + json.findings.length);
+      expect(lines[2 + json.findings.length]).toBe('');
+      json.findings.forEach((f, i) => {
+        const row = rows[i]!;
+        // The start and the end of the file name are kept; the middle gives way when the line is too long.
+        expect(row.startsWith(f.file.slice(0, 4))).toBe(true);
+        expect(row.split(/ +/)[0]!.endsWith(f.file.slice(-6))).toBe(true);
+        expect(row).toContain(` ${f.lines[0] === f.lines[1] ? f.lines[0] : f.lines.join('-')} `);
+        if (columns === 200) {
+          expect(row.startsWith(`${f.file} `)).toBe(true);
+          expect(row).toContain(` ${f.code} `);
+          expect(row).toContain(` ${f.model} `);
+        }
+      });
+      if (columns === 200) {
+        const [tool] = rows.filter((r) => r.includes('unparseable_tool_input') && / Read +other$/.test(r));
+        expect(tool).toMatch(/ 2\.1\.209 +2026-07-20 +claude-sonnet-5 +Read +other$/);
+      }
+      // A concatenated_rows failure says what keeps its rows; salvaged, it is listed as such.
+      if (options.length === 0)
+        expect(run.stdout.replaceAll(/\n +/g, ' ')).toContain('concatenated_rows (two rows on one line): scan --salvage keeps their complete rows.');
+      else expect(run.stdout).toMatch(/^two-rows-on-one-line\.jsonl +2 +concatenated_rows +2 +no$/m);
+    }
+  });
+
+  it('colours the codes with FORCE_COLOR, never with NO_COLOR, and --json is never coloured', () => {
+    expect(runCli(['scan', dir], { env: { FORCE_COLOR: '1', NO_COLOR: '', COLUMNS: '200' } }).stdout).toContain('\x1b[33munparseable_tool_input\x1b[39m');
+    expect(runCli(['scan', dir], { env: { FORCE_COLOR: '1', NO_COLOR: '1' } }).stdout).not.toContain('\x1b');
+    expect(runCli(['scan', '--json', dir], { env: { FORCE_COLOR: '1', NO_COLOR: '' } }).stdout).toBe(JSON.stringify(json) + '\n');
+  });
+});
+
 describe('scan inputs', () => {
   it('never follows symbolic links under an input, and counts them', () => {
     const dir = join(tmp, 'links');

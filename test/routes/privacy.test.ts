@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
+import { indexDatabase } from '../../server/app/index-database';
 import { type TestApp, testApp } from '../support/api-app';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 
@@ -86,5 +87,22 @@ describe('no GET endpoint carries payload or an absolute path', () => {
     const r = await t.get('/api/folders');
     expect(r.body).toContain(pathMarker);
     expect(r.body).not.toContain(canary);
+  });
+});
+
+describe('salvaged files carry no payload either', () => {
+  it('with salvage, /api/files?status=salvaged, the summary and the evidence report name codes and lines only', async () => {
+    // Last in this file: it re-reads the canary folder's damaged files in salvage mode.
+    await indexDatabase(t.db, { analyser: 'inline', salvage: true });
+    const salvaged = await t.get('/api/files?status=salvaged');
+    expect(salvaged.status).toBe(200);
+    expect(salvaged.json.rows.length).toBeGreaterThan(0);
+    expect((await t.get('/api/summary')).json.files_salvaged).toBe(salvaged.json.rows.length);
+    for (const url of ['/api/files?status=salvaged', '/api/summary', '/api/export?format=md&files=keep', '/api/export?format=json&files=keep']) {
+      const r = await t.get(url);
+      expect(r.status, url).toBe(200);
+      expect(r.body, url).not.toContain(canary);
+      expect(r.body.toLowerCase(), url).not.toContain(pathMarker);
+    }
   });
 });

@@ -40,7 +40,9 @@ describe('per-folder salvage setting (PATCH /api/folders/:id)', () => {
     const roots = (await t.get('/api/folders')).json.rows;
     expect(roots).toHaveLength(1);
     expect(roots[0]).toMatchObject({ salvage: false, files: 1, files_failed: 1 });
-    expect((await t.get('/api/summary')).json.assistant_messages).toBe(0);
+    expect((await t.get('/api/summary')).json).toMatchObject({ assistant_messages: 0, files_salvaged: 0 });
+    expect((await t.get('/api/files')).json.rows).toMatchObject([{ file: 'damaged.jsonl', status: 'failed', error_code: 'concatenated_rows', error_line: 2 }]);
+    expect((await t.get('/api/files?status=salvaged')).json.rows).toEqual([]);
   });
 
   it('turned on, the next index run reads the complete rows of the damaged file', async () => {
@@ -51,6 +53,36 @@ describe('per-folder salvage setting (PATCH /api/folders/:id)', () => {
     expect((await t.get('/api/folders')).json.rows[0]).toMatchObject({ salvage: true, files_failed: 0 });
     expect((await t.get('/api/summary')).json.assistant_messages).toBe(2);
     expect(t.db.prepare('SELECT salvaged FROM files').pluck().get()).toBe(1);
+  });
+
+  it('lists the salvaged file as a state of its own (status=salvaged), counted in the summary and the evidence report', async () => {
+    const salvaged = await t.get('/api/files?status=salvaged');
+    expect(salvaged.status).toBe(200);
+    expect(salvaged.json.rows).toEqual([
+      {
+        id: expect.any(Number),
+        folder_id: 1,
+        folder: expect.any(String),
+        file: 'damaged.jsonl',
+        status: 'salvaged',
+        error_code: 'concatenated_rows',
+        error_line: 2,
+        damaged_lines: 1,
+        size: expect.any(Number),
+        indexed_at: expect.any(String),
+        format_hint: null,
+        gone_since: null,
+        first_day: null,
+      },
+    ]);
+    // Not a problem (it is counted), so the default list is empty; the folder filter applies.
+    expect((await t.get('/api/files')).json.rows).toEqual([]);
+    expect((await t.get('/api/files?status=salvaged&folder=1')).json.rows).toHaveLength(1);
+    expect((await t.get('/api/summary')).json.files_salvaged).toBe(1);
+    const report = await t.get('/api/export?format=json');
+    expect(report.json.scanned).toMatchObject({ files_ok: 1, files_salvaged: 1 });
+    expect((await t.get('/api/export?format=md')).body).toContain('- Salvaged: 1 of the files read were damaged');
+    expect((await t.get('/api/files?status=damaged')).status).toBe(400);
   });
 
   it('refuses a forged request, an unknown folder and a body that is not the setting', async () => {

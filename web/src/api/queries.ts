@@ -116,6 +116,9 @@ export const useDiagnostics = () => useQuery({ queryKey: ['diagnostics'], queryF
 
 export const useFileProblems = () => useQuery({ queryKey: ['files'], queryFn: () => api.get<FilesResponse>('/api/files') });
 
+/** Files read in salvage mode around damaged lines (issue 29): counted, and listed so damage stays visible. */
+export const useSalvagedFiles = () => useQuery({ queryKey: ['files', 'salvaged'], queryFn: () => api.get<FilesResponse>('/api/files?status=salvaged') });
+
 /** Transcripts deleted on disk whose metadata the index keeps (issue 27). */
 export const useGoneFiles = () => useQuery({ queryKey: ['files', 'gone'], queryFn: () => api.get<FilesResponse>('/api/files?status=gone') });
 

@@ -68,9 +68,5 @@ export function shortDigest(sha256: string): string {
   return sha256.slice(0, 12);
 }
 
-/** `text` cut to `max` characters in the middle, two fifths kept before the ellipsis and the rest after it. */
-export function middleTruncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = Math.floor((max - 1) * 0.4);
-  return `${text.slice(0, head)}…${text.slice(text.length - (max - 1 - head))}`;
-}
+/** `text` cut to `max` characters in the middle (shared with the terminal's lines). */
+export { middleTruncate } from '../../../shared/middle-truncate';

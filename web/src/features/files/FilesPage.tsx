@@ -1,6 +1,8 @@
+import { Link } from 'react-router';
 import type { FileProblem } from '../../../../shared/api-schemas';
 import { FORMAT_HINTS, type FormatHint } from '../../../../shared/format-hints';
-import { useDiagnostics, useFileProblems, useForget, useGoneFiles } from '../../api/queries';
+import { SALVAGE_ADVICE, SALVAGEABLE_CODES } from '../../../../shared/salvage-advice';
+import { useDiagnostics, useFileProblems, useForget, useGoneFiles, useSalvagedFiles } from '../../api/queries';
 import { EmptyState, ErrorBanner, Loaded, Section } from '../../components/ui';
 import { formatBytes, formatTimestamp } from '../../lib/format';
 
@@ -12,7 +14,19 @@ const ERROR_HELP: Record<string, string> = {
   invalid_structure: 'a row lacks the shape the detectors rely on',
   unknown_format: 'no reader recognised the file',
   entire_compact_transcript: "Entire's compact copy of a session, not a transcript",
+  concatenated_rows: 'two rows on one line (a Claude Code writer bug)',
 };
+
+/** What to do about a failure, where one helps: salvage keeps a concatenated_rows file's complete rows. */
+function FailureAdvice({ code }: { code: string | null }) {
+  if (code === null || !SALVAGEABLE_CODES.includes(code)) return null;
+  return (
+    <span className="small" data-testid="salvage-advice">
+      {' '}
+      — <Link to="/folders">{SALVAGE_ADVICE.page}</Link>
+    </span>
+  );
+}
 
 const hintLabel = (hint: string | null) => (hint !== null && Object.hasOwn(FORMAT_HINTS, hint) ? FORMAT_HINTS[hint as FormatHint] : null);
 
@@ -31,6 +45,8 @@ export function FilesPage() {
   const files = useFileProblems();
   const diagnostics = useDiagnostics();
   const gone = useGoneFiles();
+  const salvaged = useSalvagedFiles();
+  const salvagedCount = salvaged.data?.rows.length ?? 0;
   const forget = useForget();
   return (
     <div className="page">
@@ -83,11 +99,19 @@ export function FilesPage() {
                 </div>
               </Section>
             ) : null}
-            {data.rows.length === 0 ? (
-              <EmptyState title="Every file read cleanly">
-                <p>No file failed and none is being written.</p>
-              </EmptyState>
-            ) : (
+            {data.rows.length === 0 && salvaged.isSuccess ? (
+              salvagedCount === 0 ? (
+                <EmptyState title="Every file read cleanly">
+                  <p>No file failed, none is being written and none was salvaged.</p>
+                </EmptyState>
+              ) : (
+                <EmptyState title="No file failed or is being written">
+                  <p>
+                    But {salvagedCount} file{salvagedCount === 1 ? ' was' : 's were'} damaged and read with salvage (listed below): not every file read cleanly.
+                  </p>
+                </EmptyState>
+              )
+            ) : data.rows.length === 0 ? null : (
               <Section title={`${data.rows.length} file${data.rows.length === 1 ? '' : 's'} not counted`}>
                 <div className="table-scroll">
                   <table className="table" data-testid="files-table">
@@ -115,6 +139,7 @@ export function FilesPage() {
                             {f.error_code ? (
                               <span title={ERROR_HELP[f.error_code]}>
                                 <code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span>
+                                <FailureAdvice code={f.error_code} />
                               </span>
                             ) : (
                               '–'
@@ -134,66 +159,49 @@ export function FilesPage() {
           </>
         )}
       </Loaded>
-      <Loaded query={gone} height={80}>
+      <Loaded query={salvaged} height={80}>
         {(data) =>
           data.rows.length === 0 ? null : (
-            <Section
-              title={`${data.rows.length} transcript${data.rows.length === 1 ? '' : 's'} kept after deletion (oldest ${
-                data.rows
-                  .map((f) => f.first_day ?? '')
-                  .filter(Boolean)
-                  .sort()[0] ?? 'unknown'
-              })`}
-              actions={
-                <button
-                  type="button"
-                  className="danger"
-                  data-testid="forget-gone"
-                  disabled={forget.isPending}
-                  onClick={() => {
-                    if (window.confirm(`Forget what the index keeps of ${data.rows.length} transcripts deleted on disk? Their findings leave every figure.`))
-                      forget.mutate({ gone: true });
-                  }}
-                >
-                  Forget all
-                </button>
-              }
-            >
-              <ErrorBanner error={forget.error} />
+            <Section title={`${data.rows.length} file${data.rows.length === 1 ? '' : 's'} salvaged (read around damaged lines)`}>
               <p className="muted small">
-                Deleted on disk (Claude Code deletes transcripts older than cleanupPeriodDays, 30 days by default); the index keeps their metadata, still
-                counted in every figure, until you forget it here or with <code>forget --gone</code>.
+                Damaged files read with salvage, at your request for their folder: their complete rows are counted; the damaged lines are not, and a message a
+                dropped torn row could belong to is counted nowhere. Untick salvage for the folder to fail them instead.
               </p>
               <div className="table-scroll">
-                <table className="table" data-testid="gone-table">
+                <table className="table" data-testid="salvaged-table">
                   <thead>
                     <tr>
+                      <th>status</th>
                       <th>folder</th>
                       <th>file</th>
-                      <th>first day</th>
-                      <th>deleted after</th>
-                      <th />
+                      <th>first damage</th>
+                      <th className="num">line</th>
+                      <th className="num">damaged lines</th>
+                      <th className="num">size</th>
+                      <th>checked</th>
                     </tr>
                   </thead>
                   <tbody>
                     {data.rows.map((f) => (
-                      <tr key={f.id} data-testid="gone-row">
+                      <tr key={f.id} data-testid="salvaged-row">
+                        <td>
+                          <span className="badge badge-salvaged">salvaged</span>
+                        </td>
                         <td>{f.folder}</td>
                         <td className="break">{f.file}</td>
-                        <td>{f.first_day ?? '–'}</td>
-                        <td>{formatTimestamp(f.gone_since)}</td>
-                        <td className="actions">
-                          <button
-                            type="button"
-                            className="danger"
-                            disabled={forget.isPending}
-                            onClick={() => {
-                              if (window.confirm(`Forget ${f.file}? Its findings leave every figure.`)) forget.mutate({ fileId: f.id });
-                            }}
-                          >
-                            Forget
-                          </button>
+                        <td>
+                          {f.error_code ? (
+                            <span title={ERROR_HELP[f.error_code]}>
+                              <code>{f.error_code}</code> <span className="muted small">{ERROR_HELP[f.error_code]}</span>
+                            </span>
+                          ) : (
+                            '–'
+                          )}
                         </td>
+                        <td className="num">{f.error_line ?? '–'}</td>
+                        <td className="num">{f.damaged_lines ?? '–'}</td>
+                        <td className="num">{formatBytes(f.size)}</td>
+                        <td>{formatTimestamp(f.indexed_at)}</td>
                       </tr>
                     ))}
                   </tbody>
