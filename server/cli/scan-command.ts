@@ -29,6 +29,8 @@ export interface ScanReport {
     files_salvaged?: number;
     /** Zero bytes or blank lines only: part of files_scanned, neither read nor failed; they leave the exit status alone. */
     files_empty: number;
+    /** Walked `.json` files that do not begin like a transcript (a package.json): not read, not failed (walk-inputs.ts). */
+    files_passed_over: number;
     /** Files read (recognised, not empty), by the format that read them. */
     files_read_by_format: Record<string, number>;
     /** Files that failed, by code (the `errors` of files; inputs that could not be walked included). */
@@ -100,6 +102,7 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
       findings: 0,
       symlinks_skipped: walk.symlinksSkipped,
       files_empty: 0,
+      files_passed_over: walk.passedOver ?? 0,
       files_read_by_format: {},
       files_refused_by_code: {},
     },
@@ -232,7 +235,7 @@ export function formatScanTable(report: ScanReport): string {
     `files scanned: ${s.files_scanned}, failed: ${s.files_failed}, still being written (not read; scan again later): ${s.files_in_progress}; assistant messages checked: ${s.assistant_messages_checked}; ` +
       `findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}` +
       (s.files_salvaged === undefined ? '' : `; salvaged: ${s.files_salvaged}`),
-    `files empty (zero bytes or blank lines; not read, not failed): ${s.files_empty}; read by format: ${counts(s.files_read_by_format) || 'none'}; ` +
+    `files empty (zero bytes or blank lines; not read, not failed): ${s.files_empty}; .json files passed over (not transcripts): ${s.files_passed_over}; read by format: ${counts(s.files_read_by_format) || 'none'}; ` +
       `refused by code: ${counts(s.files_refused_by_code) || 'none'}`,
   );
   return out.join('\n') + '\n';

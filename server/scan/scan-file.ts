@@ -3,6 +3,7 @@ import type { FormatHint } from '../../shared/format-hints';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import type { AdapterContext, AdapterOutcome, AgentAdapter, RowsReader } from './agents/adapter';
 import { claudeCodeAdapter } from './agents/claude-code';
+import { GEMINI_MARKDOWN_HEADING } from './agents/gemini-cli';
 import { readJsonDocument } from './agents/read-document';
 import { DOCUMENT_ADAPTERS, ROWS_ADAPTERS } from './agents/registry';
 import { sniffFirstRow } from './format-sniff';
@@ -108,12 +109,20 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
     failure = verdict;
     return 'invalid_structure' as const;
   };
-  const rows = readJsonRows(path, { jsonOf: (text) => text, accept }, options);
+  let firstText: string | null = null;
+  const jsonOf = (text: string) => {
+    firstText ??= text;
+    return text;
+  };
+  const rows = readJsonRows(path, { jsonOf, accept }, options);
   if (rows.status === 'failed' && failure !== null) return { status: 'failed', failure, bytes: rows.bytes };
   // The first non-blank line is not a JSON value on its own: the file may be one pretty-printed document.
   if (rows.status === 'failed' && firstLine === 0 && rows.failure.code === 'malformed_json') {
     const document = scanDocument(path, context);
     if (document !== null) return document;
+    // Not JSON at all: Gemini CLI's Markdown export is recognised by its first line (a role heading), and refused.
+    if (firstText !== null && GEMINI_MARKDOWN_HEADING.test(firstText))
+      return { status: 'failed', failure: { code: 'gemini_text_only', line: rows.failure.line }, bytes: rows.bytes };
   }
   if (rows.status !== 'ok') return rows;
   const end = { lineCount: rows.lines, endsWithNewline: rows.endsWithNewline, salvaged: rows.salvaged };
