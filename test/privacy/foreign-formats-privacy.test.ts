@@ -67,11 +67,12 @@ describe('issue 37 outputs hold no payload', () => {
     expect(json.status).toBe(2);
     const report = JSON.parse(json.stdout);
     const hints = report.errors.map((e: { hint?: string }) => e.hint).filter(Boolean);
-    expect(hints.length).toBeGreaterThanOrEqual(7);
+    expect(hints.length).toBeGreaterThanOrEqual(6);
     for (const h of hints) expect(Object.keys(FORMAT_HINTS)).toContain(h);
     expect(report.errors.map((e: { code: string }) => e.code)).toContain('entire_compact_transcript');
     expect(report.summary.files_empty).toBe(1);
-    expect(report.summary.files_read_by_format).toEqual({ transcript: 1, 'stream-json': 1 });
+    // copilot.jsonl is read by the Copilot CLI adapter (issue 34): its canary version is not one, so nothing of it is kept.
+    expect(report.summary.files_read_by_format).toEqual({ transcript: 2, 'stream-json': 1 });
     expect(report.diagnostics.find((d: { file: string }) => d.file === 'unknown-rows.jsonl').unknown_row_types).toEqual({ other: 3 });
     const table = runCli(['scan', root]);
     expect(table.stdout).toContain('Codex rollout');
@@ -85,7 +86,7 @@ describe('issue 37 outputs hold no payload', () => {
         expect(r.body, url).not.toContain(canary);
       }
       const files = (await t.get('/api/files')).json;
-      expect(files.rows.filter((r: { format_hint: string | null }) => r.format_hint !== null).length).toBeGreaterThanOrEqual(7);
+      expect(files.rows.filter((r: { format_hint: string | null }) => r.format_hint !== null).length).toBeGreaterThanOrEqual(6);
       expect(files.unknown_rows.map((r: { unknown_row_types: unknown }) => r.unknown_row_types)).toEqual([[{ type: 'other', count: 3 }]]);
       t.db.pragma('wal_checkpoint(TRUNCATE)');
       const dbPath = join(t.dir, 'index.db');

@@ -23,7 +23,8 @@ type Outcome =
 const EXPECTED: Record<string, Outcome> = {
   'codex-rollout.jsonl': { refused: 'unknown_format', line: 3, hint: 'codex_rollout' },
   'droid-message-rows.jsonl': { refused: 'unknown_format', line: 1, hint: 'message_rows' },
-  'copilot-events.jsonl': { refused: 'unknown_format', line: 1, hint: 'copilot_cli_events' },
+  // Issue 34: read by the Copilot CLI adapter (a session start and hooks, no model message).
+  'copilot-events.jsonl': { read: 'transcript', messages: 0 },
   'otel-export.jsonl': { refused: 'unknown_format', line: 1, hint: 'opentelemetry_export' },
   'lone-object.jsonl': { refused: 'unknown_format', line: 1, hint: 'empty_object' },
   'role-content-rows.jsonl': { refused: 'unknown_format', line: 1, hint: 'chat_messages' },
@@ -68,7 +69,7 @@ describe('scan --json: every class has its outcome', () => {
       transcript: count((o) => 'read' in o && o.read === 'transcript'),
       'stream-json': count((o) => 'read' in o && o.read === 'stream-json'),
     });
-    expect(report.summary.files_refused_by_code).toEqual({ unknown_format: 8, entire_compact_transcript: 1, invalid_structure: 1 });
+    expect(report.summary.files_refused_by_code).toEqual({ unknown_format: 7, entire_compact_transcript: 1, invalid_structure: 1 });
     expect(report.summary.assistant_messages_checked).toBe(values.reduce((n, o) => n + ('read' in o ? o.messages : 0), 0));
   });
 
@@ -187,8 +188,8 @@ describe('the index and /api/files', () => {
 
   it('/api/summary: files read per format, empty, refused per code', async () => {
     const r = await t.get('/api/summary');
-    expect(r.json.files_by_format).toEqual({ transcript: 3, 'stream-json': 2 });
+    expect(r.json.files_by_format).toEqual({ transcript: 4, 'stream-json': 2 });
     expect(r.json.files_empty).toBe(2);
-    expect(r.json.files_refused_by_code).toEqual({ unknown_format: 8, entire_compact_transcript: 1, invalid_structure: 1 });
+    expect(r.json.files_refused_by_code).toEqual({ unknown_format: 7, entire_compact_transcript: 1, invalid_structure: 1 });
   });
 });

@@ -12,6 +12,7 @@ const ERROR_HELP: Record<string, string> = {
   invalid_structure: 'a row lacks the shape the detectors rely on',
   unknown_format: 'no reader recognised the file',
   entire_compact_transcript: "Entire's compact copy of a session, not a transcript",
+  gemini_text_only: 'a Gemini CLI conversation kept as text only (a shared or saved history), not a chat recording',
 };
 
 const hintLabel = (hint: string | null) => (hint !== null && Object.hasOwn(FORMAT_HINTS, hint) ? FORMAT_HINTS[hint as FormatHint] : null);
