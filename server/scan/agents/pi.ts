@@ -89,7 +89,7 @@ export class PiReader implements RowsReader {
     if (!isObject(message) || typeof message.role !== 'string') return 'invalid_structure';
     switch (message.role) {
       case 'assistant':
-        return this.assistant(message, row.timestamp, line);
+        return this.assistant(message, row.timestamp, line, typeof row.id === 'string' ? row.id : null);
       case 'toolResult': {
         if (typeof message.toolCallId !== 'string') return 'invalid_structure';
         if (message.isError !== undefined && typeof message.isError !== 'boolean') return 'invalid_structure';
@@ -106,14 +106,18 @@ export class PiReader implements RowsReader {
     }
   }
 
-  private assistant(message: Json, timestamp: unknown, line: number): RowVerdict {
+  private assistant(message: Json, timestamp: unknown, line: number, entryId: string | null): RowVerdict {
     const { content, stopReason } = message;
     if (!Array.isArray(content)) return 'invalid_structure';
     if (stopReason !== undefined && typeof stopReason !== 'string') return 'invalid_structure';
     const usage = message.usage;
     const m: AssistantMessage = this.model.addMessage({
-      // Pi's entry ids are unique per row; a message is one row.
-      messageId: `line:${line}`,
+      // A message is one row. Its identity (counted once when a fork copies it into another file): the provider's
+      // response id, else the session's id and the entry's.
+      messageId:
+        typeof message.responseId === 'string' && message.responseId !== ''
+          ? `response:${message.responseId}`
+          : `entry:${this.model.sessionId}:${entryId ?? line}`,
       line,
       model: safeModelId(message.model),
       day: utcDay(timestamp),
