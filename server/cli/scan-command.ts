@@ -1,3 +1,4 @@
+import type { Agent } from '../../shared/agents';
 import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
 import type { ScanErrorCode } from '../../shared/scan-errors';
@@ -6,6 +7,8 @@ import { walkInputs } from '../scan/walk-inputs';
 
 export interface ScanReport {
   findings: Array<{
+    /** Whose transcript the file is (decided from its content, shared/agents.ts). */
+    agent: Agent;
     block_types: string[];
     code: string;
     evidence_sha256: string;
@@ -33,6 +36,8 @@ export interface ScanReport {
     files_passed_over: number;
     /** Files read (recognised, not empty), by the format that read them. */
     files_read_by_format: Record<string, number>;
+    /** Files read (recognised, not empty), by agent (decided from the content). */
+    files_read_by_agent: Record<string, number>;
     /** Files that failed, by code (the `errors` of files; inputs that could not be walked included). */
     files_refused_by_code: Record<string, number>;
   };
@@ -56,6 +61,7 @@ export interface ScanReport {
 
 function toReportFinding(name: string, f: FindingRecord): ScanReport['findings'][number] {
   return {
+    agent: f.agent,
     block_types: f.blockTypes,
     code: f.code,
     evidence_sha256: f.evidenceSha256,
@@ -104,6 +110,7 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
       files_empty: 0,
       files_passed_over: walk.passedOver ?? 0,
       files_read_by_format: {},
+      files_read_by_agent: {},
       files_refused_by_code: {},
     },
     diagnostics: [],
@@ -133,6 +140,7 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
       continue;
     }
     report.summary.files_read_by_format[analysis.format] = (report.summary.files_read_by_format[analysis.format] ?? 0) + 1;
+    report.summary.files_read_by_agent[analysis.agent] = (report.summary.files_read_by_agent[analysis.agent] ?? 0) + 1;
     report.summary.assistant_messages_checked += analysis.assistantMessages;
     for (const f of analysis.findings) report.findings.push(toReportFinding(file.name, f));
     const d = {

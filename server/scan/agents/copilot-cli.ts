@@ -130,7 +130,7 @@ function recognise(row: unknown): Recognition {
 }
 
 export class CopilotReader implements RowsReader {
-  private readonly model = new EventModel();
+  private readonly model = new EventModel('copilot-cli');
   /** The counts kept beside the model (COPILOT_EVENT_COUNTS). */
   readonly events = this.model.events;
   private version: string | null = null;

@@ -1,3 +1,4 @@
+import type { Agent } from '../../../shared/agents';
 import { safeBlockType, safeTimestamp } from '../../../shared/metadata-patterns';
 import type { ErrorKind } from '../harness-markers';
 import {
@@ -65,6 +66,9 @@ export interface MessageInit {
 export type AgentEventCounts = Record<string, number>;
 
 export class EventModel {
+  /** Whose format it is: set on the model, so only the detectors that read this agent's files run (detector.ts `agents`). */
+  constructor(private readonly agent: Agent) {}
+
   readonly messages: AssistantMessage[] = [];
   readonly toolResults: ToolResultFact[] = [];
   readonly prompts: number[] = [];
@@ -177,6 +181,7 @@ export class EventModel {
       diagnostics: [...this.diagnostics.values()],
       compactBoundaries: this.compactBoundaries,
       salvaged,
+      agent: this.agent,
     };
   }
 }

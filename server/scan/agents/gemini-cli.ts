@@ -85,7 +85,7 @@ function checkMessage(message: unknown): message is Json {
 /** The messages of one chat, by id in order of first appearance, each from its last copy. */
 class GeminiFold {
   private readonly kept = new Map<string, Kept>();
-  private readonly model = new EventModel();
+  private readonly model = new EventModel('gemini-cli');
   readonly events = this.model.events;
 
   header(row: Json): void {

@@ -57,7 +57,7 @@ function recognise(row: unknown): Recognition {
 }
 
 export class PiReader implements RowsReader {
-  private readonly model = new EventModel();
+  private readonly model = new EventModel('pi');
   /** The counts kept beside the model (PI_EVENT_COUNTS). */
   readonly events = this.model.events;
   private effort: string | null = null;
