@@ -76,7 +76,8 @@ export function openCodeTranscript(document: JsonDocument): AdapterOutcome {
       if (part.type !== 'tool') continue;
       const { state } = part;
       if (typeof part.tool !== 'string' || typeof part.callID !== 'string' || !isObject(state) || typeof state.status !== 'string') return fail(partLine);
-      const rewritten = part.tool === 'invalid' && isObject(state.input) && typeof state.input.error === 'string' && state.input.error.includes(JSON_PARSE_FAILED);
+      const rewritten =
+        part.tool === 'invalid' && isObject(state.input) && typeof state.input.error === 'string' && state.input.error.includes(JSON_PARSE_FAILED);
       // Provider call ids repeat across messages (`functions.bash:1`): the part's place pairs the call with its inline result.
       const id = `part:${i}:${j}`;
       message.toolUses.push({
@@ -88,7 +89,14 @@ export function openCodeTranscript(document: JsonDocument): AdapterOutcome {
       });
       message.lines.push(partLine);
       if (state.status !== 'completed' && state.status !== 'error') continue;
-      const result: ToolResultFact = { toolUseId: id, isError: rewritten, line: partLine, errorKind: rewritten ? 'other' : null, missingParameter: null, validation: false };
+      const result: ToolResultFact = {
+        toolUseId: id,
+        isError: rewritten,
+        line: partLine,
+        errorKind: rewritten ? 'other' : null,
+        missingParameter: null,
+        validation: false,
+      };
       if (state.status === 'error') {
         const text = typeof state.error === 'string' ? state.error : '';
         result.isError = true;
