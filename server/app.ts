@@ -9,6 +9,7 @@ import { API_ERRORS, type ApiErrorCode, errorBody } from '../shared/api-errors';
 import type { ReadOnlyReason } from '../shared/read-only';
 import { IndexRunner } from './index/index-runner';
 import { serverIndexRuns } from './index-thread';
+import { agentRoutes } from './routes/agents';
 import { compareRoutes } from './routes/compare';
 import { diagnosticRoutes } from './routes/diagnostics';
 import { exportRoutes } from './routes/export';
@@ -227,6 +228,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   findingRoutes(app, ctx);
   sessionRoutes(app, ctx);
   fileRoutes(app, ctx);
+  agentRoutes(app, ctx);
   diagnosticRoutes(app, ctx);
   regressionRoutes(app, ctx);
   compareRoutes(app, ctx);

@@ -32,6 +32,8 @@ export const FilterQuery = Type.Object({
   /** Folder ids (comma-separated). */
   folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+  /** Agents (comma-separated): claude-code, codex, opencode, copilot-cli, pi, gemini-cli (shared/agents.ts). */
+  agent: Type.Optional(Type.String({ pattern: '^[a-z,-]{1,200}$' })),
 });
 export type FilterQuery = Static<typeof FilterQuery>;
 
@@ -801,3 +803,31 @@ export const SessionResponse = Type.Object({
   totals: Type.Object({ turns: Type.Integer(), calls: Type.Integer(), errors: Type.Integer(), compactions: Type.Integer(), findings: Type.Integer() }),
 });
 export type SessionResponse = Static<typeof SessionResponse>;
+
+export const AgentsQuery = Type.Object({
+  /** Folder ids (comma-separated). */
+  folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+});
+export type AgentsQuery = Static<typeof AgentsQuery>;
+
+/** One agent's version (null: the format records none) with its files and counts. */
+export const AgentVersionRow = Type.Object({
+  version: Nullable(Type.String()),
+  files: Type.Integer(),
+  model_messages: Type.Integer(),
+  tool_calls: Type.Integer(),
+});
+
+/** Per agent (shared/agents.ts): files read, its own versions, model messages, tool calls and results as its format records them, findings. */
+export const AgentRow = Type.Object({
+  agent: Type.String({ pattern: '^[a-z-]{1,20}$' }),
+  files: Type.Integer(),
+  versions: Type.Array(AgentVersionRow),
+  model_messages: Type.Integer(),
+  tool_calls: Type.Integer(),
+  tool_results: Type.Integer(),
+  findings: Type.Integer(),
+});
+
+export const AgentsResponse = Type.Object({ rows: Type.Array(AgentRow) });
+export type AgentsResponse = Static<typeof AgentsResponse>;

@@ -30,6 +30,8 @@ export const SessionEndsQuery = Type.Object({
   folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
   /** main (default): sessions; sidechain: subagent transcripts; all: both. */
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+  /** Agents (comma-separated; shared/agents.ts). */
+  agent: Type.Optional(Type.String({ pattern: '^[a-z,-]{1,200}$' })),
 });
 export type SessionEndsQuery = Static<typeof SessionEndsQuery>;
 

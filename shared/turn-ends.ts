@@ -64,6 +64,8 @@ export const TurnEndsQuery = Type.Object({
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
   /** last: only each session's last turn (the session end); all (default): every turn. */
   turns: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('last')])),
+  /** Agents (comma-separated; shared/agents.ts). */
+  agent: Type.Optional(Type.String({ pattern: '^[a-z,-]{1,200}$' })),
   /** Efforts (comma-separated; `unknown` for none recorded). */
   effort: Type.Optional(Type.String({ pattern: '^[a-z,]{1,200}$' })),
 });

@@ -39,7 +39,7 @@ export const codexAdapter: RowsAdapter = {
     let effort: string | null = null;
     const modelItem = (line: number, at: unknown): AssistantMessage => {
       if (step === null) {
-        step = modelMessage(file.messages.length, `step:${line}`, { model, day: utcDay(at), version, effort });
+        step = modelMessage(file.messages.length, `codex:${file.sessionId ?? ''}:${line}`, { model, day: utcDay(at), version, effort });
         file.messages.push(step);
       }
       step.lines.push(line);
