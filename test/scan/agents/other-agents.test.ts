@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScan, scanExitCode } from '../../../server/cli/scan-command';
+import { indexDatabase } from '../../../server/index-database';
 import type { RowsAdapter } from '../../../server/scan/agents/adapter';
 import { copilotCliAdapter } from '../../../server/scan/agents/copilot-cli';
 import { geminiCliRowsAdapter } from '../../../server/scan/agents/gemini-cli';
@@ -21,6 +22,7 @@ import {
   piSession,
   writeAgentHomes,
 } from '../../support/agent-layouts';
+import { testApp } from '../../support/api-app';
 
 /**
  * Issue 34 point 4 and issue 38 point 1 (file layouts): Copilot CLI, Pi and Gemini CLI sessions in
@@ -142,6 +144,39 @@ describe('each agent in its own folder: read, counted, no finding', () => {
     expect(report.summary.files_scanned).toBe(5);
     expect(report.summary.assistant_messages_checked).toBe(EXPECTED.copilot.messages + EXPECTED.pi.messages + 2 * EXPECTED.gemini.messages);
     expect(scanExitCode(report)).toBe(2);
+  });
+});
+
+describe('the index and GET /api/agents', () => {
+  it('each agent with its version, model messages, calls and results; nothing found; a second run reads nothing', async () => {
+    const t = await testApp([homes.copilotFolder, homes.piFolder, homes.geminiFolder]);
+    try {
+      const r = await t.get('/api/agents');
+      expect(r.status).toBe(200);
+      const row = (e: (typeof EXPECTED)[keyof typeof EXPECTED], files: number) => ({
+        agent: e.agent,
+        files,
+        versions: [{ version: e.version, files, model_messages: files * e.messages, tool_calls: files * e.calls }],
+        model_messages: files * e.messages,
+        tool_calls: files * e.calls,
+        tool_results: files * e.results,
+        findings: 0,
+      });
+      expect(r.json.rows).toEqual([row(EXPECTED.copilot, 1), row(EXPECTED.pi, 1), row(EXPECTED.gemini, 2)]);
+      const files = t.db.prepare('SELECT rel_path, status, error_code, agent FROM files ORDER BY rel_path').all();
+      // logs.json was passed over: not stored; the saved history was refused.
+      expect(files).toEqual([
+        { rel_path: '--home-user-work--/2026-06-01T10-00-00-000Z_0b7f4c1e-1111-4222-8333-944455556666.jsonl', status: 'ok', error_code: null, agent: 'pi' },
+        { rel_path: '0b7f4c1e-1111-4222-8333-944455556666/events.jsonl', status: 'ok', error_code: null, agent: 'copilot-cli' },
+        { rel_path: 'work/chats/session-2026-06-01T10-00-0b7f4c1e.json', status: 'ok', error_code: null, agent: 'gemini-cli' },
+        { rel_path: 'work/chats/session-2026-06-01T11-00-1a2b3c4d.jsonl', status: 'ok', error_code: null, agent: 'gemini-cli' },
+        { rel_path: 'work/checkpoint-mytag.json', status: 'failed', error_code: 'gemini_text_only', agent: null },
+      ]);
+      const again = await indexDatabase(t.db, { analyser: 'inline' });
+      expect(again).toMatchObject({ filesChanged: 0, filesUnchanged: 5, filesPassedOver: 1, bytesRead: 0 });
+    } finally {
+      await t.close();
+    }
   });
 });
 
