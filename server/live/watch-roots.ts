@@ -5,7 +5,7 @@ import { type FSWatcher, watch } from 'chokidar';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
 import { childPath, displayComponent, fsPath } from '../scan/file-name-bytes';
-import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory, walkDirectoryAsync } from '../scan/walk-inputs';
+import { mayBeWalked, type WalkResult, walkDirectory, walkDirectoryAsync } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { type FilesUpdate, indexFilesOfRoot } from './index-files';
@@ -33,7 +33,8 @@ export interface WatchOptions {
 /** The default reconciliation period (see WatchOptions.reconcileMs). */
 export const RECONCILE_MS = 30_000;
 
-const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
+// `.json` too: Gemini CLI up to v0.38 rewrites its chats in place (index-files.ts reads one only when it begins like a transcript).
+const scanned = mayBeWalked;
 
 /**
  * Watches every root (chokidar: inotify/FSEvents, no polling, symbolic links never followed)

@@ -34,6 +34,9 @@ export class InputError extends Error {}
 export const SCANNED_EXTENSIONS = ['.jsonl', '.ndjson', '.sse'] as const;
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
 
+/** Names a walk may read: transcripts and captures, and `.json` files that begin like a whole-file transcript (jsonMayBeTranscript). */
+export const mayBeWalked = (name: string) => scanned(name) || name.endsWith('.json');
+
 /**
  * Whole-file JSON transcripts are named `.json` on a user's machine (Gemini CLI's chats up to v0.38,
  * `~/.gemini/tmp/<project>/chats/session-*.json`), beside other JSON files that are not transcripts.

@@ -143,6 +143,8 @@ export class PiReader implements RowsReader {
       }
     }
     if (stopReason === 'aborted') {
+      // What had streamed when the user stopped it (as Claude Code's isAbortedMidStream): in no rate, its turn interrupted.
+      m.abortedMidStream = true;
       this.model.interrupts.push(line);
       this.model.count('aborted');
     } else if (stopReason === 'error') {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScan, scanExitCode } from '../../../server/cli/scan-command';
 import { indexDatabase } from '../../../server/index-database';
+import { indexFilesOfRoot } from '../../../server/live/index-files';
 import type { RowsAdapter } from '../../../server/scan/agents/adapter';
 import { copilotCliAdapter } from '../../../server/scan/agents/copilot-cli';
 import { geminiCliRowsAdapter } from '../../../server/scan/agents/gemini-cli';
@@ -11,6 +12,8 @@ import { piAdapter } from '../../../server/scan/agents/pi';
 import { scanFile } from '../../../server/scan/scan-file';
 import type { TranscriptFile } from '../../../server/scan/transcript-model';
 import { walkInputs } from '../../../server/scan/walk-inputs';
+import { openDatabase } from '../../../server/store/database';
+import { addRoot } from '../../../server/store/roots';
 import {
   type AgentHome,
   copilotEvents,
@@ -176,6 +179,32 @@ describe('the index and GET /api/agents', () => {
       expect(again).toMatchObject({ filesChanged: 0, filesUnchanged: 5, filesPassedOver: 1, bytesRead: 0 });
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe('live: a Gemini chat rewritten in place is read again; a .json that is not a transcript is left alone', () => {
+  it("the watcher's per-file update reads the .json chat it holds, and ignores package.json", async () => {
+    const root = join(tmp, 'live-gemini');
+    mkdirSync(join(root, 'chats'), { recursive: true });
+    writeFileSync(join(root, 'chats/session-a.json'), geminiJson('x'));
+    const db = openDatabase(join(tmp, 'live.db'));
+    try {
+      const row = addRoot(db, root);
+      await indexDatabase(db, { analyser: 'inline' });
+      const messages = () => db.prepare("SELECT model_messages FROM files WHERE rel_path = 'chats/session-a.json'").pluck().get();
+      expect(messages()).toBe(EXPECTED.gemini.messages);
+      // Gemini adds a message and rewrites the whole file; a package.json appears beside it.
+      const doc = JSON.parse(geminiJson('x'));
+      doc.messages.push({ ...doc.messages[6], id: 'x-m9' });
+      writeFileSync(join(root, 'chats/session-a.json'), JSON.stringify(doc, null, 2));
+      writeFileSync(join(root, 'package.json'), '{"name": "p"}');
+      const update = await indexFilesOfRoot(db, row, ['chats/session-a.json', 'package.json']);
+      expect(update.filesChanged).toBe(1);
+      expect(messages()).toBe(EXPECTED.gemini.messages + 1);
+      expect(db.prepare('SELECT rel_path FROM files ORDER BY rel_path').pluck().all()).toEqual(['chats/session-a.json']);
+    } finally {
+      db.close();
     }
   });
 });
