@@ -27,6 +27,9 @@ describe('scan CLI', () => {
       findings: 5,
       symlinks_skipped: 0,
       files_empty: 0,
+      // The fixture folder's expected.json: a walked .json that is not a transcript.
+      files_passed_over: 1,
+      files_read_by_agent: { 'claude-code': 8 },
       files_read_by_format: { transcript: 8 },
       files_refused_by_code: {},
     });
