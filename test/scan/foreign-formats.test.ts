@@ -21,7 +21,8 @@ type Outcome =
   | { empty: true };
 
 const EXPECTED: Record<string, Outcome> = {
-  'codex-rollout.jsonl': { refused: 'unknown_format', line: 3, hint: 'codex_rollout' },
+  // Issue 34: a Codex rollout has a reader now (its two model steps; test/scan/agents covers it).
+  'codex-rollout.jsonl': { read: 'transcript', messages: 2 },
   'droid-message-rows.jsonl': { refused: 'unknown_format', line: 1, hint: 'message_rows' },
   'copilot-events.jsonl': { refused: 'unknown_format', line: 1, hint: 'copilot_cli_events' },
   'otel-export.jsonl': { refused: 'unknown_format', line: 1, hint: 'opentelemetry_export' },
@@ -68,7 +69,7 @@ describe('scan --json: every class has its outcome', () => {
       transcript: count((o) => 'read' in o && o.read === 'transcript'),
       'stream-json': count((o) => 'read' in o && o.read === 'stream-json'),
     });
-    expect(report.summary.files_refused_by_code).toEqual({ unknown_format: 8, entire_compact_transcript: 1, invalid_structure: 1 });
+    expect(report.summary.files_refused_by_code).toEqual({ unknown_format: 7, entire_compact_transcript: 1, invalid_structure: 1 });
     expect(report.summary.assistant_messages_checked).toBe(values.reduce((n, o) => n + ('read' in o ? o.messages : 0), 0));
   });
 
@@ -79,9 +80,9 @@ describe('scan --json: every class has its outcome', () => {
     expect(run.errors).toEqual([]);
     expect(run.summary.files_empty).toBe(2);
     expect(scanExitCode(run)).toBe(0);
-    const cli = runCli(['scan', join(folder, 'codex-rollout.jsonl')]);
+    const cli = runCli(['scan', join(folder, 'otel-export.jsonl')]);
     expect(cli.status).toBe(2);
-    expect(cli.stdout).toContain('Codex rollout');
+    expect(cli.stdout).toContain('OpenTelemetry export');
   });
 
   it('stream-json without partial messages is checked as a transcript: a call left without result is a finding', () => {
@@ -187,8 +188,8 @@ describe('the index and /api/files', () => {
 
   it('/api/summary: files read per format, empty, refused per code', async () => {
     const r = await t.get('/api/summary');
-    expect(r.json.files_by_format).toEqual({ transcript: 3, 'stream-json': 2 });
+    expect(r.json.files_by_format).toEqual({ transcript: 4, 'stream-json': 2 });
     expect(r.json.files_empty).toBe(2);
-    expect(r.json.files_refused_by_code).toEqual({ unknown_format: 8, entire_compact_transcript: 1, invalid_structure: 1 });
+    expect(r.json.files_refused_by_code).toEqual({ unknown_format: 7, entire_compact_transcript: 1, invalid_structure: 1 });
   });
 });
