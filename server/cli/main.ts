@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { AGENTS } from '../../shared/agents';
 import { InputError } from '../scan/walk-inputs';
 import { ServeError } from '../serve-error';
 import { describeDatabaseError } from '../store/database-errors';
@@ -57,9 +58,12 @@ program
   .argument('<path...>', 'files or folders to scan; nothing is scanned unless named here')
   .option('--json', 'print one JSON object instead of a table')
   .option('--salvage', 'read the complete rows of damaged files (two rows on one line, a torn row) instead of failing them; such files are listed')
-  .action(async (paths: string[], options: { json?: boolean; salvage?: boolean }) => {
+  .option('--agent <agents>', `only these agents' transcripts (comma-separated: ${AGENTS.join(', ')}); refused files are listed whatever their agent`, list)
+  .action(async (paths: string[], options: { json?: boolean; salvage?: boolean; agent?: string[] }) => {
     const { formatScanTable, runScan, scanExitCode } = await import('./scan-command');
-    const report = runScan(paths, { salvage: options.salvage === true });
+    const { checkChoice } = await import('./cli-options');
+    for (const a of options.agent ?? []) checkChoice('--agent', a, AGENTS);
+    const report = runScan(paths, { salvage: options.salvage === true, agents: options.agent });
     process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report));
     process.exitCode = scanExitCode(report);
   });
@@ -108,7 +112,8 @@ function withFilterOptions(command: Command): Command {
     .option('--model <models>', 'only these models', list)
     .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
     .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
-    .option('--sidechain <which>', 'main | sidechain');
+    .option('--sidechain <which>', 'main | sidechain')
+    .option('--agent <agents>', `only these agents' transcripts (comma-separated: ${AGENTS.join(', ')})`, list);
 }
 
 withFilterOptions(program.command('report'))

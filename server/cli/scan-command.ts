@@ -38,6 +38,8 @@ export interface ScanReport {
     files_read_by_format: Record<string, number>;
     /** Files read (recognised, not empty), by agent (decided from the content). */
     files_read_by_agent: Record<string, number>;
+    /** Only with --agent: files read whose agent was not asked for (nothing else of them is reported). */
+    files_other_agents?: number;
     /** Files that failed, by code (the `errors` of files; inputs that could not be walked included). */
     files_refused_by_code: Record<string, number>;
   };
@@ -91,6 +93,8 @@ export interface RunScanOptions {
   salvage?: boolean;
   /** The time "recently modified" is measured from (tests pass their own). */
   now?: number;
+  /** Only these agents' files are reported (read files of other agents are counted in `files_other_agents`). */
+  agents?: readonly string[];
 }
 
 /** Scan explicit inputs and build the payload-free report. Throws InputError for unusable inputs. */
@@ -137,6 +141,10 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
     }
     if (analysis.empty) {
       report.summary.files_empty++;
+      continue;
+    }
+    if (options.agents && !options.agents.includes(analysis.agent)) {
+      report.summary.files_other_agents = (report.summary.files_other_agents ?? 0) + 1;
       continue;
     }
     report.summary.files_read_by_format[analysis.format] = (report.summary.files_read_by_format[analysis.format] ?? 0) + 1;

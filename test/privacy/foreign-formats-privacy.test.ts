@@ -71,7 +71,8 @@ describe('issue 37 outputs hold no payload', () => {
     for (const h of hints) expect(Object.keys(FORMAT_HINTS)).toContain(h);
     expect(report.errors.map((e: { code: string }) => e.code)).toContain('entire_compact_transcript');
     expect(report.summary.files_empty).toBe(1);
-    // codex.jsonl and copilot.jsonl are read by their adapters (issue 34): their canary versions are not versions, so nothing of them is kept.
+    // codex.jsonl and copilot.jsonl are read by their adapters since issue 34 (their own canary tests: agent-privacy.test.ts,
+    // other-agents-privacy.test.ts); their canary versions are not versions, so nothing of them is kept.
     expect(report.summary.files_read_by_format).toEqual({ transcript: 3, 'stream-json': 1 });
     expect(report.diagnostics.find((d: { file: string }) => d.file === 'unknown-rows.jsonl').unknown_row_types).toEqual({ other: 3 });
     const table = runCli(['scan', root]);

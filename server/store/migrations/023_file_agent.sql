@@ -32,7 +32,9 @@ ALTER TABLE files ADD COLUMN tool_calls INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE files ADD COLUMN tool_results INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX files_by_agent ON files (agent) WHERE agent IS NOT NULL;
 
--- Every file is read again at the next index run: read files get their agent and counts, and files
--- refused `unknown_format` may now have a reader (Codex rollouts, OpenCode exports).
-UPDATE files SET fingerprint = X'' WHERE status = 'ok' OR (status = 'failed' AND error_code IN ('unknown_format', 'malformed_json'));
+-- Read again at the next index run: every file read (it gets its agent and counts), and the files
+-- refused in a way a new reader may now read: `unknown_format` (Codex rollouts), and `malformed_json`
+-- at line 1 (a pretty-printed document, such as an OpenCode export, fails there line by line).
+UPDATE files SET fingerprint = X''
+  WHERE status = 'ok' OR (status = 'failed' AND (error_code = 'unknown_format' OR (error_code = 'malformed_json' AND error_line = 1)));
 INSERT INTO meta (key, value) VALUES ('root_cells_dirty', '1') ON CONFLICT (key) DO UPDATE SET value = excluded.value;
