@@ -41,6 +41,7 @@ describe('scan CLI', () => {
       'same-id-two-files/session.jsonl:2-2',
     ]);
     expect(report.findings[0]).toEqual({
+      agent: 'claude-code',
       block_types: ['text', 'thinking'],
       code: 'missing_tool_use_block',
       evidence_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
