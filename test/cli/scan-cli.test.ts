@@ -31,6 +31,7 @@ describe('scan CLI', () => {
       files_passed_over: 1,
       files_read_by_agent: { 'claude-code': 8 },
       files_read_by_format: { transcript: 8 },
+      files_read_by_agent: { 'claude-code': 8 },
       files_refused_by_code: {},
     });
     expect(report.findings.map((f) => `${f.file}:${f.lines.join('-')}`)).toEqual([
