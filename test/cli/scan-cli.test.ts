@@ -29,7 +29,6 @@ describe('scan CLI', () => {
       files_empty: 0,
       // The fixture folder's expected.json: a walked .json that is not a transcript.
       files_passed_over: 1,
-      files_read_by_agent: { 'claude-code': 8 },
       files_read_by_format: { transcript: 8 },
       files_read_by_agent: { 'claude-code': 8 },
       files_refused_by_code: {},
