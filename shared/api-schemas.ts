@@ -34,6 +34,8 @@ export const FilterQuery = Type.Object({
   /** Folder ids (comma-separated). */
   folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+  /** Agents (comma-separated): claude-code, codex, opencode, copilot-cli, pi, gemini-cli (shared/agents.ts). */
+  agent: Type.Optional(Type.String({ pattern: '^[a-z,-]{1,200}$' })),
 });
 export type FilterQuery = Static<typeof FilterQuery>;
 
@@ -838,6 +840,8 @@ export const SessionEndsQuery = Type.Object({
   folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
   /** main (default): sessions; sidechain: subagent transcripts; all: both. */
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
+  /** Agents (comma-separated; shared/agents.ts). */
+  agent: Type.Optional(Type.String({ pattern: '^[a-z,-]{1,200}$' })),
 });
 export type SessionEndsQuery = Static<typeof SessionEndsQuery>;
 
@@ -873,6 +877,8 @@ export const TurnEndsQuery = Type.Object({
   sidechain: Type.Optional(Type.Union([Type.Literal('main'), Type.Literal('sidechain'), Type.Literal('all')])),
   /** last: only each session's last turn (the session end); all (default): every turn. */
   turns: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('last')])),
+  /** Agents (comma-separated; shared/agents.ts). */
+  agent: Type.Optional(Type.String({ pattern: '^[a-z,-]{1,200}$' })),
   /** Efforts (comma-separated; `unknown` for none recorded). */
   effort: Type.Optional(Type.String({ pattern: '^[a-z,]{1,200}$' })),
 });
@@ -906,3 +912,32 @@ export const TurnEndsResponse = Type.Object({
   rows: Type.Array(TurnEndsRow),
 });
 export type TurnEndsResponse = Static<typeof TurnEndsResponse>;
+
+/** GET /api/agents: per agent, what the folders hold of it. */
+export const AgentsQuery = Type.Object({
+  /** Folder ids (comma-separated). */
+  folder: Type.Optional(Type.String({ pattern: '^[0-9,]{1,100}$' })),
+});
+export type AgentsQuery = Static<typeof AgentsQuery>;
+
+/** One agent's version (null: the format records none) with its files and counts. */
+export const AgentVersionRow = Type.Object({
+  version: Nullable(Type.String()),
+  files: Type.Integer(),
+  model_messages: Type.Integer(),
+  tool_calls: Type.Integer(),
+});
+
+/** Per agent (shared/agents.ts): files read, its own versions, model messages, tool calls and results as its format records them, findings. */
+export const AgentRow = Type.Object({
+  agent: Type.String({ pattern: '^[a-z-]{1,20}$' }),
+  files: Type.Integer(),
+  versions: Type.Array(AgentVersionRow),
+  model_messages: Type.Integer(),
+  tool_calls: Type.Integer(),
+  tool_results: Type.Integer(),
+  findings: Type.Integer(),
+});
+
+export const AgentsResponse = Type.Object({ rows: Type.Array(AgentRow) });
+export type AgentsResponse = Static<typeof AgentsResponse>;

@@ -17,6 +17,7 @@ export const SCAN_ERROR_CODES = [
   'unsupported_file_name',
   'unknown_format',
   'entire_compact_transcript',
+  'gemini_text_only',
 ] as const;
 
 export type ScanErrorCode = (typeof SCAN_ERROR_CODES)[number];
@@ -42,4 +43,6 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
     'No reader recognised the file (no row of a Claude Code transcript or stream-json capture): reported at its first non-blank line, with a hint of what it looks like when that is cheap to tell.',
   entire_compact_transcript:
     "Entire's compact transcript.jsonl (rows {v, agent, cli_version, type, ts, content}): a condensed copy without stop reasons or thinking, beside the full transcript; refused, never counted as a Claude Code transcript.",
+  gemini_text_only:
+    "A Gemini CLI conversation kept as text only, without the chat recording's ids, times, model or call statuses: the `/chat share` Markdown export (`## USER` / `## MODEL` sections) or the history `/chat share <file>.json` and `/chat save` checkpoints write (`[{role, parts}]`). Calls cannot be paired or dated, so it is refused.",
 };

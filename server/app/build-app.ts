@@ -13,6 +13,7 @@ import { HELMET_OPTIONS } from '../http/security-headers';
 import { servePage } from '../http/static-page';
 import type { App, RouteContext } from '../http/types';
 import { IndexRunner } from '../index/index-runner';
+import { agentRoutes } from '../routes/agents';
 import { compareRoutes } from '../routes/compare';
 import { diagnosticRoutes } from '../routes/diagnostics';
 import { exportRoutes } from '../routes/export';
@@ -112,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   findingRoutes(app, ctx);
   sessionRoutes(app, ctx);
   fileRoutes(app, ctx);
+  agentRoutes(app, ctx);
   diagnosticRoutes(app, ctx);
   regressionRoutes(app, ctx);
   compareRoutes(app, ctx);

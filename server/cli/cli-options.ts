@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { AGENTS } from '../../shared/agents';
 import { FINDING_CODES, isFindingCode } from '../../shared/finding-codes';
 import { safeModelId, safeVersion } from '../../shared/metadata-patterns';
 import { getRates } from '../query/get-rates';
@@ -15,6 +16,7 @@ export interface FilterOptions {
   from?: string;
   to?: string;
   sidechain?: string;
+  agent?: string[];
 }
 
 /** A value as the user typed it, quoted and cut short, for a one-line message. */
@@ -52,6 +54,7 @@ export function checkFilterOptions(o: FilterOptions): void {
       throw new UsageError(`--model ${quoted(m)} is malformed: expected a model id of a-z, 0-9, '.', '_' or '-' (at most 64), or unknown`);
   }
   if (o.sidechain !== undefined) checkChoice('--sidechain', o.sidechain, ['main', 'sidechain']);
+  for (const a of o.agent ?? []) checkChoice('--agent', a, AGENTS);
   checkDay('--from', o.from);
   checkDay('--to', o.to);
   if (o.from && o.to && o.from > o.to) throw new UsageError(`--from ${o.from} is after --to ${o.to}`);
@@ -82,6 +85,7 @@ export function filtersOf(o: FilterOptions): RateFilters {
     from: o.from,
     to: o.to,
     sidechain: o.sidechain === undefined ? undefined : o.sidechain === 'sidechain',
+    agents: o.agent,
   };
 }
 

@@ -37,7 +37,7 @@ export function formatIndexSummary(s: IndexSummary): string {
         Object.entries(s.formats)
           .map(([k, v]) => `${k} ${v}`)
           .join(', ') || 'none'
-      }; empty (zero bytes or blank lines): ${s.filesEmpty}`,
+      }; empty (zero bytes or blank lines): ${s.filesEmpty}${s.filesPassedOver > 0 ? `; .json files passed over (not transcripts): ${s.filesPassedOver}` : ''}`,
       ...s.failures.map(
         (f) =>
           `  failed: ${s.roots > 1 ? `${printable(f.root)}: ` : ''}${printable(f.file)} (${f.code}${f.line === null ? '' : `, line ${f.line}`}${

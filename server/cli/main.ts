@@ -1,4 +1,5 @@
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { AGENTS } from '../../shared/agents';
 import { ServeError } from '../app/serve-error';
 import { toolVersion } from '../build/tool-version';
 import { InputError } from '../scan/walk-inputs';
@@ -57,9 +58,15 @@ program
   .argument('<path...>', 'files or folders to scan; nothing is scanned unless named here')
   .option('--json', 'print one JSON object instead of a table')
   .option('--salvage', 'read the complete rows of damaged files (two rows on one line, a torn row) instead of failing them; such files are listed')
-  .action(async (paths: string[], options: { json?: boolean; salvage?: boolean }) => {
-    const [{ formatScanTable, runScan, scanExitCode }, { terminalOf }] = await Promise.all([import('./scan-command'), import('./terminal')]);
-    const report = runScan(paths, { salvage: options.salvage === true });
+  .option('--agent <agents>', `only these agents' transcripts (comma-separated: ${AGENTS.join(', ')}); refused files are listed whatever their agent`, list)
+  .action(async (paths: string[], options: { json?: boolean; salvage?: boolean; agent?: string[] }) => {
+    const [{ formatScanTable, runScan, scanExitCode }, { terminalOf }, { checkChoice }] = await Promise.all([
+      import('./scan-command'),
+      import('./terminal'),
+      import('./cli-options'),
+    ]);
+    for (const a of options.agent ?? []) checkChoice('--agent', a, AGENTS);
+    const report = runScan(paths, { salvage: options.salvage === true, agents: options.agent });
     process.stdout.write(options.json ? JSON.stringify(report) + '\n' : formatScanTable(report, terminalOf(process.stdout)));
     process.exitCode = scanExitCode(report);
   });
@@ -108,7 +115,8 @@ function withFilterOptions(command: Command): Command {
     .option('--model <models>', 'only these models', list)
     .option('--from <day>', 'from this UTC day (YYYY-MM-DD)')
     .option('--to <day>', 'to this UTC day (YYYY-MM-DD)')
-    .option('--sidechain <which>', 'main | sidechain');
+    .option('--sidechain <which>', 'main | sidechain')
+    .option('--agent <agents>', `only these agents' transcripts (comma-separated: ${AGENTS.join(', ')})`, list);
 }
 
 withFilterOptions(program.command('report'))

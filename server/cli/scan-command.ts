@@ -1,3 +1,4 @@
+import type { Agent } from '../../shared/agents';
 import { FORMAT_HINTS, type FormatHint } from '../../shared/format-hints';
 import { printable } from '../../shared/printable';
 import { SALVAGE_ADVICE, SALVAGEABLE_CODES } from '../../shared/salvage-advice';
@@ -8,6 +9,8 @@ import { type FitColumn, fitTable, PLAIN, paint, type Terminal, wrapText } from 
 
 export interface ScanReport {
   findings: Array<{
+    /** Whose transcript the file is (decided from its content, shared/agents.ts). */
+    agent: Agent;
     block_types: string[];
     code: string;
     evidence_sha256: string;
@@ -31,8 +34,14 @@ export interface ScanReport {
     files_salvaged?: number;
     /** Zero bytes or blank lines only: part of files_scanned, neither read nor failed; they leave the exit status alone. */
     files_empty: number;
+    /** Walked `.json` files that do not begin like a transcript (a package.json): not read, not failed (walk-inputs.ts). */
+    files_passed_over: number;
     /** Files read (recognised, not empty), by the format that read them. */
     files_read_by_format: Record<string, number>;
+    /** Files read (recognised, not empty), by agent (decided from the content). */
+    files_read_by_agent: Record<string, number>;
+    /** Only with --agent: files read whose agent was not asked for (nothing else of them is reported). */
+    files_other_agents?: number;
     /** Files that failed, by code (the `errors` of files; inputs that could not be walked included). */
     files_refused_by_code: Record<string, number>;
   };
@@ -76,6 +85,7 @@ const detail = (v: string | number | boolean | undefined) => (typeof v === 'stri
 
 function toReportFinding(name: string, f: FindingRecord): ScanReport['findings'][number] {
   const finding = {
+    agent: f.agent,
     block_types: f.blockTypes,
     code: f.code,
     evidence_sha256: f.evidenceSha256,
@@ -107,6 +117,8 @@ export interface RunScanOptions {
   salvage?: boolean;
   /** The time "recently modified" is measured from (tests pass their own). */
   now?: number;
+  /** Only these agents' files are reported (read files of other agents are counted in `files_other_agents`). */
+  agents?: readonly string[];
 }
 
 /** Scan explicit inputs and build the payload-free report. Throws InputError for unusable inputs. */
@@ -124,7 +136,9 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
       findings: 0,
       symlinks_skipped: walk.symlinksSkipped,
       files_empty: 0,
+      files_passed_over: walk.passedOver ?? 0,
       files_read_by_format: {},
+      files_read_by_agent: {},
       files_refused_by_code: {},
     },
     diagnostics: [],
@@ -153,7 +167,12 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
       report.summary.files_empty++;
       continue;
     }
+    if (options.agents && !options.agents.includes(analysis.agent)) {
+      report.summary.files_other_agents = (report.summary.files_other_agents ?? 0) + 1;
+      continue;
+    }
     report.summary.files_read_by_format[analysis.format] = (report.summary.files_read_by_format[analysis.format] ?? 0) + 1;
+    report.summary.files_read_by_agent[analysis.agent] = (report.summary.files_read_by_agent[analysis.agent] ?? 0) + 1;
     report.summary.assistant_messages_checked += analysis.assistantMessages;
     for (const f of analysis.findings) report.findings.push(toReportFinding(file.name, f));
     const d = {
@@ -296,7 +315,8 @@ export function formatScanTable(report: ScanReport, t: Terminal = PLAIN): string
     `files scanned: ${s.files_scanned}, failed: ${s.files_failed}, still being written: ${s.files_in_progress} (not read; scan again later)` +
       (s.files_salvaged === undefined ? '' : `, salvaged: ${s.files_salvaged}`),
     `assistant messages checked: ${s.assistant_messages_checked}; findings: ${s.findings}; symbolic links skipped: ${s.symlinks_skipped}`,
-    `files empty (zero bytes or blank lines; not read, not failed): ${s.files_empty}; read by format: ${counts(s.files_read_by_format) || 'none'}`,
+    `files empty (zero bytes or blank lines; not read, not failed): ${s.files_empty}; .json files passed over (not transcripts): ${s.files_passed_over}`,
+    `read by format: ${counts(s.files_read_by_format) || 'none'}`,
     `refused by code: ${counts(s.files_refused_by_code) || 'none'}`,
     ...(s.files_refused_by_code.concatenated_rows && s.files_salvaged === undefined
       ? [`concatenated_rows (two rows on one line): scan --salvage keeps their complete rows.`]

@@ -1,3 +1,4 @@
+import type { Agent } from '../../shared/agents';
 import type { FindingCode } from '../../shared/finding-codes';
 import type { CaptureFile } from '../scan/capture-model';
 import { digestLines } from '../scan/evidence-digest';
@@ -26,6 +27,8 @@ export interface FindingRecord {
   messageHash: bigint;
   /** Detector-specific metadata (codes, counts, fixed list entries). */
   details: Record<string, string | number | boolean>;
+  /** Whose transcript (its adapter): `version` is this agent's. */
+  agent: Agent;
 }
 
 export type FileAnalysis =
@@ -37,6 +40,14 @@ export type FileAnalysis =
       lineCount: number;
       endsWithNewline: boolean;
       assistantMessages: number;
+      /** Whose format the file is (decided from its content), and that agent's version as the file records it (first one). */
+      agent: Agent;
+      agentVersion: string | null;
+      /**
+       * The format's own counts (../shared/corpus/agents/SOURCES.md): model messages as the format records them,
+       * calls the model emitted, and results paired to a call of the file by id.
+       */
+      counts: { modelMessages: number; toolCalls: number; toolResults: number };
       findings: FindingRecord[];
       /** Per version: unknown types, and the call diagnostics (compaction splits, calls open at the end, rejected input). */
       diagnostics?: VersionDiagnostics[];
@@ -99,6 +110,7 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
       effort: null,
       messageHash: hashMessageId(f.message.messageId),
       details: f.details ?? {},
+      agent: 'claude-code' as const,
     }));
   } catch {
     return { analysis: { status: 'failed', bytes: scan.bytes, failure: { code: 'unreadable', line: null } }, source: null };
@@ -110,6 +122,14 @@ function analyseCapture(path: string, format: 'stream-json' | 'sse', options: An
     lineCount: lineStarts.count,
     endsWithNewline: true,
     assistantMessages: capture.messages.length,
+    // A stream capture is Claude Code's (stream-json or the API's SSE); it holds calls, never their results.
+    agent: 'claude-code',
+    agentVersion: capture.version,
+    counts: {
+      modelMessages: capture.messages.length,
+      toolCalls: capture.messages.reduce((n, m) => n + m.blocks.filter((b) => b.type === 'tool_use').length, 0),
+      toolResults: 0,
+    },
     findings,
     terminalReason: capture.terminalReason,
   };
@@ -129,6 +149,26 @@ function messageFacts(m: TranscriptFile['messages'][number]): Record<string, str
   const facts: Record<string, string> = { stop_reason: m.stopReason === null ? 'unknown' : STOP_REASONS.has(m.stopReason) ? m.stopReason : 'other' };
   if (m.entrypoint) facts.entrypoint = m.entrypoint;
   return facts;
+}
+
+/** A transcript's own counts: model messages as its format records them, calls, and results paired to a call by id. */
+export function transcriptCounts(transcript: TranscriptFile): FileCounts {
+  const calls = new Set<string>();
+  let toolCalls = 0;
+  for (const m of transcript.messages) {
+    if (m.synthetic) continue;
+    toolCalls += m.toolUses.length;
+    for (const c of m.toolUses) calls.add(c.id);
+  }
+  const answered = new Set<string>();
+  for (const r of transcript.toolResults) if (calls.has(r.toolUseId)) answered.add(r.toolUseId);
+  return { modelMessages: transcript.modelMessages ?? transcript.messages.length, toolCalls, toolResults: answered.size };
+}
+
+export interface FileCounts {
+  modelMessages: number;
+  toolCalls: number;
+  toolResults: number;
 }
 
 /** Scan one file, run every detector on it and digest each finding's source lines. */
@@ -192,6 +232,7 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
       effort: f.message.effort,
       messageHash: hashMessageId(f.message.messageId),
       details: { ...messageFacts(f.message), ...f.details },
+      agent: scan.agent,
     }));
   } catch {
     // The file changed under us between reading and digesting: nothing from it is trusted.
@@ -204,6 +245,9 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
     lineCount: transcript.lineCount,
     endsWithNewline: transcript.endsWithNewline,
     assistantMessages: transcript.messages.reduce((n, m) => (m.damaged ? n : n + 1), 0),
+    agent: scan.agent,
+    agentVersion: scan.version,
+    counts: transcriptCounts(transcript),
     findings,
     diagnostics: withCallDiagnostics(transcript),
   };

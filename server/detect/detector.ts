@@ -1,3 +1,4 @@
+import type { Agent } from '../../shared/agents';
 import type { FindingCode } from '../../shared/finding-codes';
 import type { CaptureFile, CaptureMessage } from '../scan/capture-model';
 import type { CaptureObserver, TranscriptObserver } from '../scan/observers';
@@ -40,6 +41,11 @@ interface DetectorCore<S extends SourceKind, F> {
   code: FindingCode;
   /** Which files it reads: transcripts or stream captures. */
   source: S;
+  /**
+   * The agents whose transcripts it reads (their adapters give its rule the facts it needs, as
+   * clearly as Claude Code's rows do); absent: Claude Code only. A capture is always Claude Code's.
+   */
+  agents?: readonly Agent[];
   /**
    * The rule: a pure function of the file's model and the detector's own facts (no I/O, no
    * SQL, no clock, nothing from the file's text in its output). Findings in any order.

@@ -13,6 +13,7 @@ import type { Detector, Finding } from './detector';
 export const orphanToolUse: Detector<'transcript'> = {
   code: 'orphan_tool_use',
   source: 'transcript',
+  agents: ['claude-code', 'codex'],
   detect(file) {
     const answered = resultsOf(file);
     let timeline: MessageTimeline | null = null;

@@ -1,5 +1,8 @@
+import type { Agent } from '../../shared/agents';
 import type { AnyDetector, Detector, Finding, SourceFile, SourceKind, SourceObserver } from './detector';
 import { DETECTORS } from './registry';
+
+const CLAUDE_CODE_ONLY: readonly Agent[] = ['claude-code'];
 
 /** Every registered detector of one source, started on one file. */
 export interface DetectorRun<S extends SourceKind> {
@@ -20,8 +23,10 @@ export function startDetectors<S extends SourceKind>(source: S, detectors: reado
   return {
     observers: collectors.filter((c) => c !== null),
     detect(file) {
+      // Another agent's transcript: only the detectors that say they read its format.
+      const agent = 'agent' in file ? (file.agent ?? 'claude-code') : 'claude-code';
       const found = active
-        .flatMap((d, i) => d.detect(file, collectors[i]?.facts()))
+        .flatMap((d, i) => ((d.agents ?? CLAUDE_CODE_ONLY).includes(agent) ? d.detect(file, collectors[i]?.facts()) : []))
         .filter((f) => !('damaged' in f.message && (f.message.damaged || f.message.abortedMidStream)));
       for (const f of found) f.sourceLines = [...new Set(f.sourceLines)].sort((a, b) => a - b);
       return found.sort((a, b) => a.sourceLines[0]! - b.sourceLines[0]! || a.code.localeCompare(b.code));

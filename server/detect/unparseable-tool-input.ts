@@ -14,6 +14,7 @@ import type { Detector, Finding } from './detector';
 export const unparseableToolInputTranscript: Detector<'transcript'> = {
   code: 'unparseable_tool_input',
   source: 'transcript',
+  agents: ['claude-code', 'opencode'],
   detect(file) {
     const results = resultsOf(file);
     const findings: Finding<'transcript'>[] = [];

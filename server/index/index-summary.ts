@@ -36,6 +36,8 @@ export interface IndexSummary {
   formats: Record<string, number>;
   /** Zero-byte or blank-only files written in this run: neither read nor failed (issue 37). */
   filesEmpty: number;
+  /** Walked `.json` files that do not begin like a transcript (walk-inputs.ts): counted, never read or stored. */
+  filesPassedOver: number;
   /** Every file that failed (this run or an earlier one, unchanged since), by root label, in path order. */
   failures: IndexFailure[];
   /** Roots removed (by another process) while this run indexed them; their files were dropped. */
@@ -64,6 +66,7 @@ export function emptySummary(indexRunId: number, roots: number): IndexSummary {
     durationMs: 0,
     formats: {},
     filesEmpty: 0,
+    filesPassedOver: 0,
     failures: [],
     rootsRemoved: 0,
     terminalReasons: {},

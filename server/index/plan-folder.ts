@@ -42,6 +42,7 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
   const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
   await walkDirectoryAsync(root.path, '', walk, SLICE_MS);
   summary.symlinksSkipped += walk.symlinksSkipped;
+  summary.filesPassedOver += walk.passedOver ?? 0;
   // What is left in `known` once every entry was seen is gone (a set of every seen name cost ~30 bytes a file).
   // Read a page at a time, yielding between pages (all 100,000 rows at once held the loop ~460 ms).
   const known = new Map<string, KnownFile>();

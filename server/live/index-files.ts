@@ -4,7 +4,7 @@ import { fileFingerprint } from '../index/file-fingerprint';
 import type { FileJob } from '../index/storage-port';
 import { childPath, fsPath } from '../scan/file-name-bytes';
 import { OpenError, type OpenProblem } from '../scan/safe-open';
-import { SCANNED_EXTENSIONS } from '../scan/walk-inputs';
+import { jsonMayBeTranscript, mayBeWalked, SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { findingId } from '../store/finding-id';
@@ -145,7 +145,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
 
   for (const relPath of new Set(relPaths)) {
     if (options.shouldStop?.()) break;
-    if (!scanned(relPath)) continue;
+    if (!mayBeWalked(relPath)) continue;
     const old = known.get(relPath);
     const state = statUnderRoot(root.path, relPath);
     if (state.kind === 'gone') {
@@ -157,6 +157,8 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       continue;
     }
     const path = childPath(root.path, relPath);
+    // A `.json` the index does not hold is read only when it begins like a whole-file transcript, as a full walk decides.
+    if (!old && !scanned(relPath) && !(state.kind === 'file' && jsonMayBeTranscript(path))) continue;
     let fingerprint = '';
     let openProblem: OpenProblem = 'unreadable';
     if (state.kind === 'file') {

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
 import { childPath } from '../scan/file-name-bytes';
-import { SCANNED_EXTENSIONS, type WalkResult, walkDirectory } from '../scan/walk-inputs';
+import { mayBeWalked, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { FolderWatch } from './folder-watch';
@@ -32,7 +32,8 @@ export interface WatchOptions {
 /** The default reconciliation period (see WatchOptions.reconcileMs). */
 export const RECONCILE_MS = 30_000;
 
-const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
+// `.json` too: Gemini CLI up to v0.38 rewrites its chats in place (index-files.ts reads one only when it begins like a transcript).
+const scanned = mayBeWalked;
 
 /**
  * Watches every root (folder-watch.ts: one OS watch per folder, none per file, no polling, links never followed)

@@ -9,24 +9,30 @@ export type SessionEndDimension = 'version' | 'model' | 'day';
 /** Transcripts read whole (status ok) with a class, counted per file: one file is one session (or one subagent's run). */
 function prepare(db: Db) {
   const statement = (column: string) =>
-    db.prepare<{ roots: string | null; sidechain: number | null }, { key: string | null; end: SessionEnd; n: number }>(`
+    db.prepare<{ roots: string | null; sidechain: number | null; agents: string | null }, { key: string | null; end: SessionEnd; n: number }>(`
       SELECT c.${column} AS key, k.name AS end, count(*) AS n
       FROM files f JOIN session_end_kinds k ON k.id = f.session_end_kind LEFT JOIN cells c ON c.id = f.session_end_cell
       WHERE f.status = 'ok'
         AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))
         AND (@sidechain IS NULL OR f.sidechain = @sidechain)
+        AND (@agents IS NULL OR f.agent IN (SELECT value FROM json_each(@agents)))
       GROUP BY 1, 2`);
   // The class is named in session_end_kinds, the judged message's version, model and day are its cell's (migration 015).
   return { version: statement('version'), model: statement('model'), day: statement('day') };
 }
 
 /** How sessions end, per version (ordered as versions are), model or day. */
-export function getSessionEnds(db: Db, dimension: SessionEndDimension, filters: { folderIds?: number[]; sidechain?: boolean }): SessionEndsResponse {
+export function getSessionEnds(
+  db: Db,
+  dimension: SessionEndDimension,
+  filters: { folderIds?: number[]; sidechain?: boolean; agents?: string[] },
+): SessionEndsResponse {
   const st = prepared(db, prepare);
   const rows = new Map<string | null, { key: string | null; sessions: number; ends: SessionEndsRow['ends'] }>();
   const params = {
     roots: filters.folderIds?.length ? JSON.stringify(filters.folderIds) : null,
     sidechain: filters.sidechain === undefined ? null : filters.sidechain ? 1 : 0,
+    agents: filters.agents?.length ? JSON.stringify(filters.agents) : null,
   };
   for (const r of st[dimension].all(params)) {
     const key = r.key || null; // '' and NULL are both unknown: null in JSON

@@ -13,6 +13,8 @@ export interface TurnEndFilters {
   lastOnly?: boolean;
   /** Efforts (`unknown`: nothing recorded one). */
   efforts?: string[];
+  /** Agents (shared/agents.ts). */
+  agents?: string[];
 }
 
 const COLUMNS: Record<TurnEndDimension, string> = { version: 'c.version', model: 'c.model', day: 'c.day', effort: 'c.effort' };
@@ -21,7 +23,7 @@ const COLUMNS: Record<TurnEndDimension, string> = { version: 'c.version', model:
 function prepare(db: Db) {
   const statement = (column: string) =>
     db.prepare<
-      { roots: string | null; sidechain: number | null; last: number | null; efforts: string | null },
+      { roots: string | null; sidechain: number | null; last: number | null; efforts: string | null; agents: string | null },
       { key: string; end: TurnEnd; kind: string; n: number }
     >(`
       SELECT ${column} AS key, k.name AS end, t.api_error_kind AS kind, sum(t.turns) AS n
@@ -31,6 +33,7 @@ function prepare(db: Db) {
         AND (@sidechain IS NULL OR f.sidechain = @sidechain)
         AND (@last IS NULL OR t.last = @last)
         AND (@efforts IS NULL OR c.effort IN (SELECT value FROM json_each(@efforts)))
+        AND (@agents IS NULL OR c.agent IN (SELECT value FROM json_each(@agents)))
       GROUP BY 1, 2, 3`);
   return Object.fromEntries(Object.entries(COLUMNS).map(([d, column]) => [d, statement(column)])) as Record<TurnEndDimension, ReturnType<typeof statement>>;
 }
@@ -45,6 +48,7 @@ export function getTurnEnds(db: Db, dimension: TurnEndDimension, filters: TurnEn
     sidechain: filters.sidechain === undefined ? null : filters.sidechain ? 1 : 0,
     last: filters.lastOnly ? 1 : null,
     efforts: filters.efforts?.length ? JSON.stringify(filters.efforts.map((e) => (e === UNKNOWN ? '' : e))) : null,
+    agents: filters.agents?.length ? JSON.stringify(filters.agents) : null,
   };
   type Acc = { key: string | null; turn_ends: number; ends: Record<TurnEnd, number>; api_error_kinds: Record<TurnEndApiErrorKind, number> };
   const rows = new Map<string | null, Acc>();

@@ -14,6 +14,8 @@ export interface RateFilters {
   folderIds?: number[];
   /** true: subagent messages only; false: main-thread only. */
   sidechain?: boolean;
+  /** Agents (shared/agents.ts): whose transcripts (absent: every agent's). */
+  agents?: string[];
 }
 
 /** Named parameters for the filter clause every rate statement shares. */
@@ -29,6 +31,7 @@ export function filterParams(f: RateFilters) {
     to: f.to ?? null,
     roots: list(f.folderIds),
     sidechain: f.sidechain === undefined ? null : f.sidechain ? 1 : 0,
+    agents: list(f.agents),
   };
 }
 
@@ -42,5 +45,6 @@ export function cellFilterSql(rootColumn: string): string {
       AND (@from IS NULL OR (c.day <> '' AND c.day >= @from))
       AND (@to IS NULL OR (c.day <> '' AND c.day <= @to))
       AND (@sidechain IS NULL OR c.sidechain = @sidechain)
+      AND (@agents IS NULL OR c.agent IN (SELECT value FROM json_each(@agents)))
       AND (@roots IS NULL OR ${rootColumn} IN (SELECT value FROM json_each(@roots)))`;
 }

@@ -17,5 +17,6 @@ export function parseFilters(q: FilterQuery): RateFilters {
     to: q.to,
     folderIds: folderIds(q.folder),
     sidechain: q.sidechain === 'main' ? false : q.sidechain === 'sidechain' ? true : undefined,
+    agents: list(q.agent),
   };
 }

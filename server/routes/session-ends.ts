@@ -11,7 +11,7 @@ export function sessionEndRoutes(app: App, ctx: RouteContext): void {
     async (request) => {
       const q = request.query;
       const sidechain = q.sidechain === 'all' ? undefined : q.sidechain === 'sidechain';
-      return getSessionEnds(ctx.db, q.dimension ?? 'version', { folderIds: folderIds(q.folder), sidechain });
+      return getSessionEnds(ctx.db, q.dimension ?? 'version', { folderIds: folderIds(q.folder), sidechain, agents: q.agent?.split(',').filter(Boolean) });
     },
   );
 }

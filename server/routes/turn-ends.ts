@@ -9,6 +9,12 @@ export function turnEndRoutes(app: App, ctx: RouteContext): void {
     const q = request.query;
     const sidechain = q.sidechain === 'all' ? undefined : q.sidechain === 'sidechain';
     const efforts = q.effort ? q.effort.split(',').filter(Boolean) : undefined;
-    return getTurnEnds(ctx.db, q.dimension ?? 'version', { folderIds: folderIds(q.folder), sidechain, lastOnly: q.turns === 'last', efforts });
+    return getTurnEnds(ctx.db, q.dimension ?? 'version', {
+      folderIds: folderIds(q.folder),
+      sidechain,
+      lastOnly: q.turns === 'last',
+      efforts,
+      agents: q.agent?.split(',').filter(Boolean),
+    });
   });
 }

@@ -25,7 +25,9 @@ export function sniffFirstRow(row: unknown): FirstRowVerdict {
     if (CODEX_TYPES.has(type) && isObject(row.payload)) return { kind: 'foreign', hint: 'codex_rollout' };
     if (type === 'session.start' || type.startsWith('hook.')) return { kind: 'foreign', hint: 'copilot_cli_events' };
     if (/^[a-z_]+(\.[a-z_]+)+$/i.test(type) && has('data')) return { kind: 'foreign', hint: 'event_log' };
-    if (type === 'session' && typeof row.version === 'number') return { kind: 'foreign', hint: 'pi_session' };
+    // Pi's header; version 1 files wrote none (pi-mono docs/session.md).
+    if (type === 'session' && (typeof row.version === 'number' || (row.version === undefined && typeof row.id === 'string' && has('cwd'))))
+      return { kind: 'foreign', hint: 'pi_session' };
     if (type === 'session_start' && !has('uuid')) return { kind: 'foreign', hint: 'droid_session' };
     if (type === 'message' && isObject(row.message)) return { kind: 'foreign', hint: 'message_rows' };
     return { kind: 'read' };

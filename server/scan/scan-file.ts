@@ -1,4 +1,11 @@
-import { TranscriptBuilder } from './build-transcript';
+import type { Agent } from '../../shared/agents';
+import type { FormatHint } from '../../shared/format-hints';
+import type { ScanErrorCode } from '../../shared/scan-errors';
+import type { AdapterContext, AdapterOutcome, AgentAdapter, RowsReader } from './agents/adapter';
+import { claudeCodeAdapter } from './agents/claude-code';
+import { GEMINI_MARKDOWN_HEADING } from './agents/gemini-cli';
+import { readJsonDocument } from './agents/read-document';
+import { DOCUMENT_ADAPTERS, ROWS_ADAPTERS } from './agents/registry';
 import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
@@ -9,7 +16,7 @@ export type { ScanFailure };
 
 export type FileScan =
   /** `empty`: zero bytes or blank lines only (counted apart: neither clean with messages nor failed). */
-  | { status: 'ok'; transcript: TranscriptFile; lineStarts: LineStarts; bytes: number; empty?: true }
+  | { status: 'ok'; transcript: TranscriptFile; lineStarts: LineStarts; bytes: number; empty?: true; agent: Agent; version: string | null }
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   /** The last line is cut short (no \n, not yet a whole value): the file is still being written. */
   | { status: 'in_progress'; bytes: number; lines: number };
@@ -58,33 +65,87 @@ export function markDamaged(file: TranscriptFile, line: number): void {
   if (after) after.damaged = true;
 }
 
+/** A file's first row or document, offered to each adapter in order; null when none claims it and nothing refuses it. */
+function claim<A extends AgentAdapter>(adapters: readonly A[], first: unknown): { adapter: A } | { refuse: ScanErrorCode; hint?: FormatHint } | null {
+  for (const adapter of adapters) {
+    const r = adapter.recognise(first);
+    if (r === 'mine') return { adapter };
+    if (r !== 'not_mine') return r;
+  }
+  return null;
+}
+
+/** No adapter claimed the first row or document: Entire's compact transcript, or `unknown_format` with a hint when one fits. */
+function unclaimed(first: unknown, line: number): ScanFailure {
+  const verdict = sniffFirstRow(first);
+  if (verdict.kind === 'entire_compact') return { code: 'entire_compact_transcript', line };
+  if (verdict.kind === 'foreign') return { code: 'unknown_format', line, hint: verdict.hint };
+  return { code: 'unknown_format', line };
+}
+
 /**
  * Reads one transcript and builds its model, failing closed at the first bad line (see
- * readJsonRows) or at a row whose structure the detectors rely on.
+ * readJsonRows) or at a row whose structure the detectors rely on. The format is decided from the
+ * content (issue 34): the adapters of the registry (agents/registry.ts) are offered the first
+ * non-blank row; a file whose first line is not a JSON value on its own but which parses whole is
+ * offered, as one document, to the document adapters.
  */
 export function scanFile(path: string, options: ScanOptions = {}): FileScan {
-  const builder = new TranscriptBuilder(options.observers, options.alsoKnownRowTypes);
-  // The format is decided from the content: the first non-blank row may be another tool's (issue 37).
+  const context: AdapterContext = { observers: options.observers ?? [], alsoKnownRowTypes: options.alsoKnownRowTypes };
   let firstLine = 0;
-  let refusal: ScanFailure | null = null;
+  let reader: RowsReader | null = null;
+  let failure: ScanFailure | null = null;
   const accept = (row: unknown, line: number) => {
-    if (firstLine === 0) {
+    if (reader === null) {
       firstLine = line;
-      const verdict = sniffFirstRow(row);
-      if (verdict.kind === 'entire_compact') refusal = { code: 'entire_compact_transcript', line };
-      else if (verdict.kind === 'foreign') refusal = { code: 'unknown_format', line, hint: verdict.hint };
-      if (refusal) return 'invalid_structure' as const;
+      const claimed = claim(ROWS_ADAPTERS, row);
+      if (claimed === null) failure = unclaimed(row, line);
+      else if ('refuse' in claimed) failure = { code: claimed.refuse, line, ...(claimed.hint ? { hint: claimed.hint } : {}) };
+      else reader = claimed.adapter.start(context);
+      if (reader === null) return 'invalid_structure' as const;
     }
-    return builder.addRow(row, line);
+    const verdict = reader.addRow(row, line);
+    if (typeof verdict === 'string') return verdict;
+    failure = verdict;
+    return 'invalid_structure' as const;
   };
-  const rows = readJsonRows(path, { jsonOf: (text) => text, accept }, options);
-  if (rows.status === 'failed' && refusal !== null) return { status: 'failed', failure: refusal, bytes: rows.bytes };
+  let firstText: string | null = null;
+  const jsonOf = (text: string) => {
+    firstText ??= text;
+    return text;
+  };
+  const rows = readJsonRows(path, { jsonOf, accept }, options);
+  if (rows.status === 'failed' && failure !== null) return { status: 'failed', failure, bytes: rows.bytes };
+  // The first non-blank line is not a JSON value on its own: the file may be one pretty-printed document.
+  if (rows.status === 'failed' && firstLine === 0 && rows.failure.code === 'malformed_json') {
+    const document = scanDocument(path, context);
+    if (document !== null) return document;
+    // Not JSON at all: Gemini CLI's Markdown export is recognised by its first line (a role heading), and refused.
+    if (firstText !== null && GEMINI_MARKDOWN_HEADING.test(firstText))
+      return { status: 'failed', failure: { code: 'gemini_text_only', line: rows.failure.line }, bytes: rows.bytes };
+  }
   if (rows.status !== 'ok') return rows;
-  // Rows were read but none is a row a reader here knows: nothing was understood, so nothing is clean.
-  if (firstLine > 0 && builder.recognisedRows === 0) return { status: 'failed', failure: { code: 'unknown_format', line: firstLine }, bytes: rows.bytes };
-  const transcript = builder.build(rows.lines, rows.endsWithNewline, rows.salvaged);
+  const end = { lineCount: rows.lines, endsWithNewline: rows.endsWithNewline, salvaged: rows.salvaged };
+  const read: AdapterOutcome = reader === null ? claudeCodeAdapter.start(context).finish(end) : (reader as RowsReader).finish(end);
+  if (read.status === 'failed') return { status: 'failed', failure: read.failure, bytes: rows.bytes };
+  const { transcript } = read;
   for (const s of rows.salvaged) if (s.stubDropped) markDamaged(transcript, s.line);
-  const scan: FileScan = { status: 'ok', transcript, lineStarts: rows.lineStarts, bytes: rows.bytes };
+  const scan: FileScan = { status: 'ok', transcript, lineStarts: rows.lineStarts, bytes: rows.bytes, agent: read.agent, version: read.version };
   if (firstLine === 0 && rows.salvaged.length === 0) scan.empty = true;
   return scan;
+}
+
+/** The file read whole as one JSON document and handed to the document adapter that claims it; null when it is not one document. */
+function scanDocument(path: string, context: AdapterContext): FileScan | null {
+  const doc = readJsonDocument(path);
+  if (doc.status === 'not_a_document') return null;
+  if (doc.status === 'failed') return { status: 'failed', failure: doc.failure, bytes: doc.bytes };
+  const line = doc.document.lineOf([]) ?? 1;
+  const claimed = claim(DOCUMENT_ADAPTERS, doc.document.value);
+  if (claimed === null) return { status: 'failed', failure: unclaimed(doc.document.value, line), bytes: doc.bytes };
+  if ('refuse' in claimed)
+    return { status: 'failed', failure: { code: claimed.refuse, line, ...(claimed.hint ? { hint: claimed.hint } : {}) }, bytes: doc.bytes };
+  const read = claimed.adapter.read(doc.document, context);
+  if (read.status === 'failed') return { status: 'failed', failure: read.failure, bytes: doc.bytes };
+  return { status: 'ok', transcript: read.transcript, lineStarts: doc.lineStarts, bytes: doc.bytes, agent: read.agent, version: read.version };
 }

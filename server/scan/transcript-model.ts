@@ -1,3 +1,4 @@
+import type { Agent } from '../../shared/agents';
 import type { ApiErrorKind, ErrorKind } from './harness-markers';
 import type { JsonStop } from './json-stop';
 
@@ -172,4 +173,12 @@ export interface TranscriptFile {
   compactBoundaries: number[];
   /** Salvage mode: the damaged lines read around (empty otherwise). */
   salvaged: SalvagedLine[];
+  /** Whose format the file is (its adapter, server/scan/agents/); absent: Claude Code. */
+  agent?: Agent;
+  /**
+   * The model messages as the format itself records them, when that differs from `messages`
+   * (Codex: one `message` item per reply, while a message here is one model step, its reasoning,
+   * reply and calls between two inputs); absent: `messages.length`.
+   */
+  modelMessages?: number;
 }

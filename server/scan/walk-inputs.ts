@@ -1,7 +1,7 @@
-import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { closeSync, lstatSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { childPath, displayComponent } from './file-name-bytes';
-import { listDirectory, OpenError, type RawEntry } from './safe-open';
+import { listDirectory, OpenError, openRegularFile, type RawEntry } from './safe-open';
 
 export interface TranscriptEntry {
   /**
@@ -23,6 +23,8 @@ export interface WalkResult {
   files: TranscriptEntry[];
   problems: WalkProblem[];
   symlinksSkipped: number;
+  /** Walked `.json` files that do not begin like a whole-file transcript (a package.json, a settings file): counted, never read. */
+  passedOver?: number;
 }
 
 /** Raised for an input the user named that cannot be used at all. Its message names no path. */
@@ -31,6 +33,43 @@ export class InputError extends Error {}
 /** Transcripts (`.jsonl`) and stream captures (`.jsonl` stream-json, `.ndjson`, raw `.sse` logs). */
 export const SCANNED_EXTENSIONS = ['.jsonl', '.ndjson', '.sse'] as const;
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
+
+/** Names a walk may read: transcripts and captures, and `.json` files that begin like a whole-file transcript (jsonMayBeTranscript). */
+export const mayBeWalked = (name: string) => scanned(name) || name.endsWith('.json');
+
+/**
+ * Whole-file JSON transcripts are named `.json` on a user's machine (Gemini CLI's chats up to v0.38,
+ * `~/.gemini/tmp/<project>/chats/session-*.json`), beside other JSON files that are not transcripts.
+ * A walked `.json` is read only when its first bytes open a document a reader here knows: an object
+ * whose first key is one of these (a Gemini CLI chat's header keys; OpenCode's export `info`), or a
+ * list whose first item opens with `role` (Gemini CLI's saved history, which its reader refuses).
+ * Any other walked `.json` is passed over and counted apart; a `.json` named as an input is always
+ * read (and refused `unknown_format` when no reader claims it).
+ */
+const DOCUMENT_FIRST_KEYS = new Set(['sessionId', 'projectHash', 'startTime', 'lastUpdated', 'kind', 'messages', 'info']);
+const JSON_HEAD_BYTES = 4096;
+const FIRST_KEY = /^\uFEFF?[ \t\r\n]*(\[[ \t\r\n]*)?\{[ \t\r\n]*"([A-Za-z_$][A-Za-z0-9_$]{0,39})"[ \t\r\n]*:/;
+
+/** Whether a walked `.json` begins like a whole-file transcript (see DOCUMENT_FIRST_KEYS); an unreadable one is read (and reported) by the scan. */
+export function jsonMayBeTranscript(path: string): boolean {
+  let fd: number;
+  try {
+    ({ fd } = openRegularFile(path));
+  } catch {
+    return true;
+  }
+  try {
+    const head = Buffer.alloc(JSON_HEAD_BYTES);
+    const n = readSync(fd, head, 0, JSON_HEAD_BYTES, 0);
+    const match = FIRST_KEY.exec(head.subarray(0, n).toString('utf8'));
+    if (match === null) return false;
+    return match[1] === undefined ? DOCUMENT_FIRST_KEYS.has(match[2]!) : match[2] === 'role';
+  } catch {
+    return true;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Entries between two chances for an asynchronous walk to yield. */
 const ENTRIES_PER_STEP = 256;
@@ -63,6 +102,10 @@ function* walkSteps(dir: string, prefix: string, out: WalkResult): Generator<voi
       if (entry.isFile()) out.files.push({ path: childPath(dir, text), name });
       // A FIFO, socket or device named like a transcript: listed and counted, never opened.
       else out.problems.push({ name, code: 'not_regular_file' });
+    } else if (text.endsWith('.json') && entry.isFile()) {
+      const path = childPath(dir, text);
+      if (jsonMayBeTranscript(path)) out.files.push({ path, name });
+      else out.passedOver = (out.passedOver ?? 0) + 1;
     }
   }
   yield;

@@ -120,14 +120,21 @@ export function prepareIndexStatements(db: Db) {
         session_end_cell: number | null;
         format_hint: string | null;
         empty: number;
+        agent: string | null;
+        agent_version: string | null;
+        model_messages: number;
+        tool_calls: number;
+        tool_results: number;
       },
       { id: number }
     >(`INSERT INTO files (root_id, path_hash, rel_path, size, mtime_ms, fingerprint, status, error_code, error_line, first_row_ms,
                           row_span_ms, session_hash, sidechain, assistant_messages, findings, indexed_ms, format, salvaged, damage,
-                          terminal_reason, session_end_kind, session_end_cell, format_hint, empty)
+                          terminal_reason, session_end_kind, session_end_cell, format_hint, empty,
+                          agent, agent_version, model_messages, tool_calls, tool_results)
        VALUES (@root_id, path_hash(@rel_path), @rel_path, @size, @mtime_ms, unhex(@fingerprint), @status, @error_code, @error_line, @first_row_ms,
                @row_span_ms, unhex(@session_hash), @sidechain, @assistant_messages, @findings, @indexed_ms, @format, @salvaged, @damage,
-               @terminal_reason, (SELECT id FROM session_end_kinds WHERE name = @session_end), @session_end_cell, @format_hint, @empty)
+               @terminal_reason, (SELECT id FROM session_end_kinds WHERE name = @session_end), @session_end_cell, @format_hint, @empty,
+               @agent, @agent_version, @model_messages, @tool_calls, @tool_results)
        ON CONFLICT (root_id, path_hash) DO UPDATE SET
          size = excluded.size, mtime_ms = excluded.mtime_ms, fingerprint = excluded.fingerprint, status = excluded.status,
          error_code = excluded.error_code, error_line = excluded.error_line, first_row_ms = excluded.first_row_ms,
@@ -135,7 +142,8 @@ export function prepareIndexStatements(db: Db) {
          assistant_messages = excluded.assistant_messages, findings = excluded.findings, indexed_ms = excluded.indexed_ms,
          format = excluded.format, salvaged = excluded.salvaged, damage = excluded.damage, terminal_reason = excluded.terminal_reason,
          session_end_kind = excluded.session_end_kind, session_end_cell = excluded.session_end_cell,
-         format_hint = excluded.format_hint, empty = excluded.empty, gone_ms = NULL
+         format_hint = excluded.format_hint, empty = excluded.empty, agent = excluded.agent, agent_version = excluded.agent_version,
+         model_messages = excluded.model_messages, tool_calls = excluded.tool_calls, tool_results = excluded.tool_results, gone_ms = NULL
        WHERE files.rel_path = excluded.rel_path
        RETURNING id`),
     deleteMessagesOfFile: db.prepare<[number]>('DELETE FROM messages WHERE file_id = ?'),
@@ -156,11 +164,11 @@ export function prepareIndexStatements(db: Db) {
                                      compaction_splits, calls_open_at_end, rejected_tool_input, unknown_system_subtypes)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    cellId: db.prepare<[string, string, string, number, string], { id: number }>(
-      'SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ? AND effort = ?',
+    cellId: db.prepare<[string, string, string, number, string, string], { id: number }>(
+      'SELECT id FROM cells WHERE day = ? AND version = ? AND model = ? AND sidechain = ? AND effort = ? AND agent = ?',
     ),
-    insertCell: db.prepare<[string, string, string, number, string], { id: number }>(
-      'INSERT INTO cells (day, version, model, sidechain, effort) VALUES (?, ?, ?, ?, ?) RETURNING id',
+    insertCell: db.prepare<[string, string, string, number, string, string], { id: number }>(
+      'INSERT INTO cells (day, version, model, sidechain, effort, agent) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
     ),
     // How the file's turns ended (migration 018): the class by its id in turn_end_kinds.
     insertTurnEnds: db.prepare<[number, number, string, string, number, number]>(

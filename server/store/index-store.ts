@@ -120,6 +120,11 @@ function contentlessRow(
     session_end_cell: null,
     format_hint: formatHint,
     empty: 0,
+    agent: null,
+    agent_version: null,
+    model_messages: 0,
+    tool_calls: 0,
+    tool_results: 0,
   };
 }
 
@@ -139,16 +144,17 @@ export function upsertFileRow(st: IndexStatements, row: Parameters<IndexStatemen
   return written.id;
 }
 
-function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCell): number {
+/** The cell of (day, version, model, thread, effort) of one file's agent (versions are per agent: migration 023). */
+function cellIdFor(st: IndexStatements, cache: Map<string, number>, r: MessageCell, agent: string): number {
   const day = r.day ?? '';
   const version = r.version ?? '';
   const model = r.model ?? '';
   const sidechain = r.sidechain ? 1 : 0;
   const effort = r.effort ?? '';
-  const key = `${day}|${version}|${model}|${sidechain}|${effort}`;
+  const key = `${day}|${version}|${model}|${sidechain}|${effort}|${agent}`;
   let id = cache.get(key);
   if (id === undefined) {
-    id = st.cellId.get(day, version, model, sidechain, effort)?.id ?? st.insertCell.get(day, version, model, sidechain, effort)!.id;
+    id = st.cellId.get(day, version, model, sidechain, effort, agent)?.id ?? st.insertCell.get(day, version, model, sidechain, effort, agent)!.id;
     cache.set(key, id);
   }
   return id;
@@ -194,7 +200,10 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
     const cells = new Map<string, number>();
     // How the session ended; its message's version, model and day are stored as a cell (migration 015).
     const end = facts.sessionEnd;
-    const endCell = end ? cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain, effort: end.effort }) : null;
+    const agent = analysis.agent;
+    const endCell = end
+      ? cellIdFor(st, cells, { day: end.day, version: end.version, model: end.model, sidechain: facts.sidechain, effort: end.effort }, agent)
+      : null;
     fileId = upsertFileRow(st, {
       root_id: job.rootId,
       rel_path: job.relPath,
@@ -219,6 +228,11 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       session_end_cell: endCell,
       format_hint: null,
       empty: analysis.empty ? 1 : 0,
+      agent,
+      agent_version: analysis.agentVersion,
+      model_messages: analysis.counts.modelMessages,
+      tool_calls: analysis.counts.toolCalls,
+      tool_results: analysis.counts.toolResults,
     });
     dropFileRows(st, fileId);
     for (const d of analysis.diagnostics ?? []) {
@@ -236,9 +250,9 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
       );
     }
     for (const t of facts.turnEnds) {
-      st.insertTurnEnds.run(fileId, cellIdFor(st, cells, t.cell), t.end, t.apiErrorKind ?? '', t.last ? 1 : 0, t.count);
+      st.insertTurnEnds.run(fileId, cellIdFor(st, cells, t.cell, agent), t.end, t.apiErrorKind ?? '', t.last ? 1 : 0, t.count);
     }
-    const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c));
+    const cellIds = messages.cells.map((c) => cellIdFor(st, cells, c, agent));
     const capture = messages.capture ? 1 : 0;
     for (let i = 0; i < messages.hash.length; i++) {
       st.insertMessage.run(
@@ -259,7 +273,7 @@ export function writeFileRows(st: IndexStatements, job: FileJob, analysis: Index
         last_line: f.lines[1],
         source_lines: JSON.stringify(f.sourceLines),
         evidence_sha256: f.evidenceSha256,
-        cell_id: cellIdFor(st, cells, f),
+        cell_id: cellIdFor(st, cells, f, agent),
         block_types: JSON.stringify(f.blockTypes),
         signed_thinking: f.signedThinking ? 1 : 0,
         message_hash: f.messageHash,

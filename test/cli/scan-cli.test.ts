@@ -27,7 +27,10 @@ describe('scan CLI', () => {
       findings: 5,
       symlinks_skipped: 0,
       files_empty: 0,
+      // The fixture folder's expected.json: a walked .json that is not a transcript.
+      files_passed_over: 1,
       files_read_by_format: { transcript: 8 },
+      files_read_by_agent: { 'claude-code': 8 },
       files_refused_by_code: {},
     });
     expect(report.findings.map((f) => `${f.file}:${f.lines.join('-')}`)).toEqual([
@@ -38,6 +41,7 @@ describe('scan CLI', () => {
       'same-id-two-files/session.jsonl:2-2',
     ]);
     expect(report.findings[0]).toEqual({
+      agent: 'claude-code',
       block_types: ['text', 'thinking'],
       code: 'missing_tool_use_block',
       evidence_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),

@@ -5,8 +5,14 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixturesRoot } from '../support/detector-fixtures';
 
-const GENERATORS = ['make-detector-fixtures.mjs', 'make-taxonomy-fixtures.mjs', 'make-capture-fixtures.mjs', 'make-real-shape-fixtures.mjs'];
-const FOLDERS = ['detectors', 'errors'];
+const GENERATORS = [
+  'make-detector-fixtures.mjs',
+  'make-taxonomy-fixtures.mjs',
+  'make-capture-fixtures.mjs',
+  'make-real-shape-fixtures.mjs',
+  'make-agent-fixtures.mjs',
+];
+const FOLDERS = ['detectors', 'errors', 'agents'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -67,14 +67,16 @@ describe('issue 37 outputs hold no payload', () => {
     expect(json.status).toBe(2);
     const report = JSON.parse(json.stdout);
     const hints = report.errors.map((e: { hint?: string }) => e.hint).filter(Boolean);
-    expect(hints.length).toBeGreaterThanOrEqual(7);
+    expect(hints.length).toBeGreaterThanOrEqual(5);
     for (const h of hints) expect(Object.keys(FORMAT_HINTS)).toContain(h);
     expect(report.errors.map((e: { code: string }) => e.code)).toContain('entire_compact_transcript');
     expect(report.summary.files_empty).toBe(1);
-    expect(report.summary.files_read_by_format).toEqual({ transcript: 1, 'stream-json': 1 });
+    // codex.jsonl and copilot.jsonl are read by their adapters since issue 34 (their own canary tests: agent-privacy.test.ts,
+    // other-agents-privacy.test.ts); their canary versions are not versions, so nothing of them is kept.
+    expect(report.summary.files_read_by_format).toEqual({ transcript: 3, 'stream-json': 1 });
     expect(report.diagnostics.find((d: { file: string }) => d.file === 'unknown-rows.jsonl').unknown_row_types).toEqual({ other: 3 });
     const table = runCli(['scan', root]);
-    expect(table.stdout).toContain('Codex rollout');
+    expect(table.stdout).toContain('Cursor agent transcript');
     for (const out of [json.stdout + json.stderr, table.stdout + table.stderr]) expect(out).not.toContain(canary);
 
     const t = await testApp([root]);
@@ -85,13 +87,13 @@ describe('issue 37 outputs hold no payload', () => {
         expect(r.body, url).not.toContain(canary);
       }
       const files = (await t.get('/api/files')).json;
-      expect(files.rows.filter((r: { format_hint: string | null }) => r.format_hint !== null).length).toBeGreaterThanOrEqual(7);
+      expect(files.rows.filter((r: { format_hint: string | null }) => r.format_hint !== null).length).toBeGreaterThanOrEqual(5);
       expect(files.unknown_rows.map((r: { unknown_row_types: unknown }) => r.unknown_row_types)).toEqual([[{ type: 'other', count: 3 }]]);
       t.db.pragma('wal_checkpoint(TRUNCATE)');
       const dbPath = join(t.dir, 'index.db');
       const bytes = Buffer.concat(['', '-wal'].filter((s) => existsSync(dbPath + s)).map((s) => readFileSync(dbPath + s)));
       expect(bytes.includes(Buffer.from(canary))).toBe(false);
-      expect(bytes.includes(Buffer.from('codex_rollout'))).toBe(true);
+      expect(bytes.includes(Buffer.from('cursor_transcript'))).toBe(true);
       const reportRun = runCli(['report', '--db', dbPath]);
       expect(reportRun.stdout).toContain('Files refused by code:');
       expect(reportRun.stdout + reportRun.stderr).not.toContain(canary);

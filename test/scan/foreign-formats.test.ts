@@ -21,9 +21,11 @@ type Outcome =
   | { empty: true };
 
 const EXPECTED: Record<string, Outcome> = {
-  'codex-rollout.jsonl': { refused: 'unknown_format', line: 3, hint: 'codex_rollout' },
+  // Issue 34: read by the Codex CLI adapter.
+  'codex-rollout.jsonl': { read: 'transcript', messages: 2 },
   'droid-message-rows.jsonl': { refused: 'unknown_format', line: 1, hint: 'message_rows' },
-  'copilot-events.jsonl': { refused: 'unknown_format', line: 1, hint: 'copilot_cli_events' },
+  // Issue 34: read by the Copilot CLI adapter (a session start and hooks, no model message).
+  'copilot-events.jsonl': { read: 'transcript', messages: 0 },
   'otel-export.jsonl': { refused: 'unknown_format', line: 1, hint: 'opentelemetry_export' },
   'lone-object.jsonl': { refused: 'unknown_format', line: 1, hint: 'empty_object' },
   'role-content-rows.jsonl': { refused: 'unknown_format', line: 1, hint: 'chat_messages' },
@@ -68,7 +70,7 @@ describe('scan --json: every class has its outcome', () => {
       transcript: count((o) => 'read' in o && o.read === 'transcript'),
       'stream-json': count((o) => 'read' in o && o.read === 'stream-json'),
     });
-    expect(report.summary.files_refused_by_code).toEqual({ unknown_format: 8, entire_compact_transcript: 1, invalid_structure: 1 });
+    expect(report.summary.files_refused_by_code).toEqual({ unknown_format: 6, entire_compact_transcript: 1, invalid_structure: 1 });
     expect(report.summary.assistant_messages_checked).toBe(values.reduce((n, o) => n + ('read' in o ? o.messages : 0), 0));
   });
 
@@ -79,9 +81,9 @@ describe('scan --json: every class has its outcome', () => {
     expect(run.errors).toEqual([]);
     expect(run.summary.files_empty).toBe(2);
     expect(scanExitCode(run)).toBe(0);
-    const cli = runCli(['scan', join(folder, 'codex-rollout.jsonl')]);
+    const cli = runCli(['scan', join(folder, 'droid-message-rows.jsonl')]);
     expect(cli.status).toBe(2);
-    expect(cli.stdout).toContain('Codex rollout');
+    expect(cli.stdout).toContain('message rows');
   });
 
   it('stream-json without partial messages is checked as a transcript: a call left without result is a finding', () => {
@@ -187,8 +189,8 @@ describe('the index and /api/files', () => {
 
   it('/api/summary: files read per format, empty, refused per code', async () => {
     const r = await t.get('/api/summary');
-    expect(r.json.files_by_format).toEqual({ transcript: 3, 'stream-json': 2 });
+    expect(r.json.files_by_format).toEqual({ transcript: 5, 'stream-json': 2 });
     expect(r.json.files_empty).toBe(2);
-    expect(r.json.files_refused_by_code).toEqual({ unknown_format: 8, entire_compact_transcript: 1, invalid_structure: 1 });
+    expect(r.json.files_refused_by_code).toEqual({ unknown_format: 6, entire_compact_transcript: 1, invalid_structure: 1 });
   });
 });

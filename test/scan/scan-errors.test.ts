@@ -40,6 +40,8 @@ describe('fail closed: every error code has a fixture with a located failure', (
     const covered = ['malformed_json', 'concatenated_rows', 'duplicate_key', 'invalid_utf8', 'invalid_structure', 'unreadable', 'not_regular_file'];
     // fixtures/formats/ holds one file of each class issue 37 names (test/scan/foreign-formats.test.ts).
     covered.push('unknown_format', 'entire_compact_transcript');
+    // Gemini CLI's text-only files: test/scan/agents/other-agents.test.ts.
+    covered.push('gemini_text_only');
     // Covered by test/reliability/hostile-files.test.ts (each needs a file built at run time).
     covered.push('path_changed', 'nesting_too_deep', 'line_too_long', 'unfinished_last_line', 'unsupported_file_name');
     expect([...SCAN_ERROR_CODES].sort()).toEqual(covered.sort());

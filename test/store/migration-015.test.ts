@@ -151,6 +151,9 @@ async function apiAnswers(app: App): Promise<Map<string, unknown>> {
   return out;
 }
 
+/** The files migration 023 asks to read again (its UPDATE's condition). */
+const REREAD_023 = "status = 'ok' OR (status = 'failed' AND (error_code = 'unknown_format' OR (error_code = 'malformed_json' AND error_line = 1)))";
+
 describe('migration 015 on an existing index', () => {
   let fresh: Db;
   let upgraded: Db;
@@ -165,7 +168,8 @@ describe('migration 015 on an existing index', () => {
     await indexDatabase(fresh, { analyser: 'inline' });
     databaseAt014(join(tmp, 'old.db'), fresh);
     upgraded = openDatabase(join(tmp, 'old.db'));
-    transcriptsOk = upgraded.prepare("SELECT count(*) FROM files WHERE status = 'ok' AND format IS NULL").pluck().get() as number;
+    // Migration 023 (issue 34) reads every file read again (captures too, each gets its agent), and failed files a new reader may read.
+    transcriptsOk = upgraded.prepare(`SELECT count(*) FROM files WHERE ${REREAD_023}`).pluck().get() as number;
     firstRun = await indexDatabase(upgraded, { analyser: 'inline' });
   }, 120_000);
   afterAll(() => {
@@ -190,8 +194,8 @@ describe('migration 015 on an existing index', () => {
     expect(upgraded.prepare('SELECT * FROM file_diagnostics ORDER BY file_id, version').all()).toEqual(
       fresh.prepare('SELECT * FROM file_diagnostics ORDER BY file_id, version').all(),
     );
-    // Files migration 018 did not ask to read again keep their time of indexing.
-    const kept = "SELECT id, indexed_ms FROM files WHERE NOT (status = 'ok' AND format IS NULL) ORDER BY id";
+    // Files migrations 018 and 023 did not ask to read again keep their time of indexing.
+    const kept = `SELECT id, indexed_ms FROM files WHERE NOT (${REREAD_023}) ORDER BY id`;
     expect(upgraded.prepare(kept).all()).toEqual(fresh.prepare(kept).all());
   });
 
@@ -202,7 +206,8 @@ describe('migration 015 on an existing index', () => {
       expect(want.size).toBeGreaterThan(30);
       expect([...got.keys()]).toEqual([...want.keys()]);
       // The one re-read after migration 018 moved the folder's time of indexing, nothing else.
-      const timeless = (body: unknown) => JSON.parse(JSON.stringify(body, (k, v) => (k === 'last_indexed_at' ? 'time' : v)));
+      // Migration 023's re-read of failed files moved their time of indexing too.
+      const timeless = (body: unknown) => JSON.parse(JSON.stringify(body, (k, v) => (k === 'last_indexed_at' || k === 'indexed_at' ? 'time' : v)));
       for (const [url, body] of want) expect(timeless(got.get(url)), url).toEqual(timeless(body));
     } finally {
       await a.close();
@@ -229,8 +234,8 @@ describe('migration 015 on an existing index', () => {
     raw.close();
     const db = openDatabase(path);
     try {
-      // Migration 018 clears every transcript's fingerprint as well: the two odd rows are among those read again.
-      const reread = db.prepare("SELECT rel_path FROM files WHERE fingerprint = X'' AND status = 'ok' ORDER BY rel_path").pluck().all();
+      // Migrations 018 and 023 clear fingerprints as well: the two odd rows are among those read again.
+      const reread = db.prepare("SELECT rel_path FROM files WHERE fingerprint = X'' ORDER BY rel_path").pluck().all();
       expect(reread).toContain(ok[0]);
       expect(reread).toContain(ok[1]);
       const summary = await indexDatabase(db, { analyser: 'inline' });

@@ -39,8 +39,9 @@ describe('migration 019: format hints and empty files', () => {
     try {
       expect(db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(19);
       const rows = db.prepare('SELECT rel_path, hex(fingerprint) AS fp, format_hint, empty FROM files ORDER BY id').all();
+      // read.jsonl: 019 keeps it, migration 023 (every file read gets its agent) reads it again.
       expect(rows).toEqual([
-        { rel_path: 'read.jsonl', fp: '0123', format_hint: null, empty: 0 },
+        { rel_path: 'read.jsonl', fp: '', format_hint: null, empty: 0 },
         { rel_path: 'codex-counted-clean.jsonl', fp: '', format_hint: null, empty: 0 },
         { rel_path: 'entire-compact.jsonl', fp: '', format_hint: null, empty: 0 },
         { rel_path: 'torn.jsonl', fp: '0123', format_hint: null, empty: 0 },

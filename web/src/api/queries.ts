@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  AgentsResponse,
   CompareResponse,
   DiagnosticsResponse,
   EffortRatesResponse,
@@ -34,6 +35,10 @@ import { api } from './client';
  */
 
 export const useHealth = () => useQuery({ queryKey: ['health'], queryFn: () => api.get<HealthResponse>('/api/health'), staleTime: Infinity });
+
+/** The agents the folders hold (issue 34), Claude Code first; `folder` as in the filters. */
+export const useAgents = (folder?: string) =>
+  useQuery({ queryKey: ['agents', folder ?? null], queryFn: () => api.get<AgentsResponse>(`/api/agents${toQueryString({ folder })}`) });
 
 export const useSummary = (f: FilterQuery) =>
   useQuery({ queryKey: ['summary', f], queryFn: () => api.get<SummaryResponse>(`/api/summary${toQueryString(f)}`) });

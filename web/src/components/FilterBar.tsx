@@ -1,7 +1,9 @@
+import { AGENT_LABELS, isAgent } from '../../../shared/agents';
 import { FINDING_CODES } from '../../../shared/finding-codes';
+import { useAgents } from '../api/queries';
 import { codeColor } from '../charts/colors';
 import { codeLabel } from '../lib/format';
-import { listParam, toggleChip } from '../lib/url-filters';
+import { ALL_AGENTS, listParam, toggleChip } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
 
 export interface FilterBarProps {
@@ -12,16 +14,20 @@ export interface FilterBarProps {
   showCodes?: boolean;
   showDates?: boolean;
   extra?: React.ReactNode;
+  /** The agent the page shows when the address names none (the Overview: Claude Code, when present). */
+  defaultAgent?: string;
 }
 
 /** Filters live in the URL: every change here is a new, shareable address. */
-export function FilterBar({ models = [], efforts = [], versions = [], showCodes = true, showDates = true, extra }: FilterBarProps) {
+export function FilterBar({ models = [], efforts = [], versions = [], showCodes = true, showDates = true, extra, defaultAgent }: FilterBarProps) {
   const [search, setParams, setSearch] = useUrlParams();
   const set = (key: string, value: string | undefined) => setParams({ [key]: value });
   const codes = listParam(search.get('code') ?? undefined);
   const chosenModels = listParam(search.get('model') ?? undefined);
   const chosenEfforts = listParam(search.get('effort') ?? undefined);
-  const hasFilters = ['code', 'version', 'model', 'effort', 'from', 'to', 'sidechain', 'folder'].some((k) => search.has(k));
+  const hasFilters = ['code', 'version', 'model', 'effort', 'from', 'to', 'sidechain', 'folder', 'agent'].some((k) => search.has(k));
+  const agents = useAgents(search.get('folder') ?? undefined).data?.rows.map((r) => r.agent) ?? [];
+  const agentLabel = (a: string) => (isAgent(a) ? AGENT_LABELS[a] : a);
   return (
     <div className="filters" role="group" aria-label="Filters">
       {showCodes && (
@@ -78,6 +84,23 @@ export function FilterBar({ models = [], efforts = [], versions = [], showCodes 
             {versions.map((v) => (
               <option key={v} value={v}>
                 {v}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {agents.length > 1 && (
+        <label>
+          Agent{' '}
+          <select
+            data-testid="agent-filter"
+            value={search.get('agent') ?? defaultAgent ?? ''}
+            onChange={(e) => set('agent', e.target.value || (defaultAgent ? ALL_AGENTS : undefined))}
+          >
+            <option value={defaultAgent ? ALL_AGENTS : ''}>all agents</option>
+            {agents.map((a) => (
+              <option key={a} value={a}>
+                {agentLabel(a)}
               </option>
             ))}
           </select>

@@ -1,13 +1,16 @@
 import type { FilterQuery } from '../../../shared/api-schemas';
 
-export const FILTER_KEYS = ['code', 'version', 'model', 'effort', 'from', 'to', 'folder', 'sidechain'] as const;
+export const FILTER_KEYS = ['code', 'version', 'model', 'effort', 'from', 'to', 'folder', 'sidechain', 'agent'] as const;
+
+/** `agent=all`: every agent, chosen over a page's default agent (the Overview opens on Claude Code). */
+export const ALL_AGENTS = 'all';
 
 /** The filters that live in the page URL, so every view can be bookmarked and shared. */
 export function filtersFromSearch(search: URLSearchParams): FilterQuery {
   const f: Record<string, string> = {};
   for (const key of FILTER_KEYS) {
     const value = search.get(key);
-    if (value) f[key] = value;
+    if (value && !(key === 'agent' && value === ALL_AGENTS)) f[key] = value;
   }
   return f as FilterQuery;
 }

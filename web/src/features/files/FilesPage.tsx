@@ -15,6 +15,7 @@ const ERROR_HELP: Record<string, string> = {
   unknown_format: 'no reader recognised the file',
   entire_compact_transcript: "Entire's compact copy of a session, not a transcript",
   concatenated_rows: 'two rows on one line (a Claude Code writer bug)',
+  gemini_text_only: 'a Gemini CLI conversation kept as text only (a shared or saved history), not a chat recording',
 };
 
 /** What to do about a failure, where one helps: salvage keeps a concatenated_rows file's complete rows. */

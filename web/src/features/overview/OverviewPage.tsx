@@ -1,8 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { AGENT_LABELS, isAgent } from '../../../../shared/agents';
 import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../../shared/finding-codes';
 import { opportunityWords } from '../../../../shared/format/opportunity-words';
-import { useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../../api/queries';
+import { useAgents, useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../../api/queries';
 import { chartMarkers } from '../../charts/markers';
 import { autoBucket, foldDays, formatCell } from '../../charts/scale';
 import { FilterBar } from '../../components/FilterBar';
@@ -18,7 +19,12 @@ const RateTimeChart = lazy(() => import('../../charts/RateTimeChart').then((m) =
 
 export function OverviewPage() {
   const [search] = useSearchParams();
-  const filters = filtersFromSearch(search);
+  // Several agents: the Overview opens on Claude Code when the folders hold it (agent=all shows every agent).
+  const agents = useAgents(search.get('folder') ?? undefined);
+  const agentRows = agents.data?.rows ?? [];
+  const openOn = agentRows.length > 1 && agentRows.some((r) => r.agent === 'claude-code') ? 'claude-code' : undefined;
+  const defaultAgent = search.has('agent') ? undefined : openOn;
+  const filters = { ...filtersFromSearch(search), ...(defaultAgent ? { agent: defaultAgent } : {}) };
   const summary = useSummary(filters);
   // Weeks come from the server for long ranges: a year of days is ~0.8 MB of JSON.
   const overviewBucket = summary.data ? autoBucket(summary.data.first_day, summary.data.last_day) : null;
@@ -80,7 +86,30 @@ export function OverviewPage() {
           <Link to="/folders">Start an index run</Link>.
         </WarningBanner>
       )}
-      <FilterBar showCodes={false} />
+      {agentRows.length > 1 && (
+        <p className="muted" data-testid="other-agents">
+          {(() => {
+            const shown = filters.agent?.split(',') ?? [];
+            const others = agentRows.filter((r) => !shown.includes(r.agent));
+            const name = (a: string) => (isAgent(a) ? AGENT_LABELS[a] : a);
+            return (
+              <>
+                {shown.length > 0 ? `Showing ${shown.map(name).join(', ')}. ` : 'Showing every agent. '}
+                {others.length > 0 && 'The folders also hold: '}
+                {others.map((r, i) => (
+                  <span key={r.agent}>
+                    {i > 0 && ', '}
+                    <Link to={`/?${new URLSearchParams({ ...Object.fromEntries(search), agent: r.agent }).toString()}`}>{name(r.agent)}</Link> (
+                    {formatCount(r.files)} file{r.files === 1 ? '' : 's'})
+                  </span>
+                ))}
+                {others.length > 0 && '.'}
+              </>
+            );
+          })()}
+        </p>
+      )}
+      <FilterBar showCodes={false} defaultAgent={openOn} />
       <div className="stats">
         <StatCard
           testId="stat-files"

@@ -1,0 +1,146 @@
+import { isUtf8 } from 'node:buffer';
+import { closeSync, readSync } from 'node:fs';
+import { countKeyTokens, inspectParsed } from '../duplicate-keys';
+import { LineStarts, MAX_LINE_BYTES } from '../read-lines';
+import { OpenError, openRegularFile } from '../safe-open';
+import { type AdapterFailure, DOCUMENT_LINE_DEPTH, type JsonDocument } from './adapter';
+
+/** Largest whole-file JSON document read (the same bound as one JSONL line). */
+export const MAX_DOCUMENT_BYTES = MAX_LINE_BYTES;
+
+export type DocumentRead =
+  | { status: 'ok'; document: JsonDocument; lineStarts: LineStarts; bytes: number }
+  /** Not one JSON document (the caller keeps its line-by-line verdict). */
+  | { status: 'not_a_document' }
+  | { status: 'failed'; failure: AdapterFailure; bytes: number };
+
+const SEP = '\u0000';
+
+/**
+ * Reads a file as one JSON document (pretty-printed OpenCode exports, Gemini CLI chats), fail
+ * closed as rows are: opened without following links, valid UTF-8, one JSON value, no duplicate
+ * key at any depth, nesting within the fixed limit. Records where each line starts (evidence
+ * digests re-read them) and the line of every object's opening brace down to DOCUMENT_LINE_DEPTH.
+ */
+export function readJsonDocument(path: string): DocumentRead {
+  let fd: number;
+  let size: number;
+  try {
+    const opened = openRegularFile(path);
+    fd = opened.fd;
+    size = opened.stat.size;
+  } catch (error) {
+    return { status: 'failed', failure: { code: error instanceof OpenError ? error.problem : 'unreadable', line: null }, bytes: 0 };
+  }
+  let bytes: Buffer;
+  try {
+    if (size > MAX_DOCUMENT_BYTES) return { status: 'not_a_document' };
+    bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const n = readSync(fd, bytes, read, size - read, read);
+      if (n === 0) break;
+      read += n;
+    }
+    if (read !== size) return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: read };
+  } catch {
+    return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: 0 };
+  } finally {
+    closeSync(fd);
+  }
+  if (!isUtf8(bytes)) return { status: 'not_a_document' };
+  const text = bytes.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { status: 'not_a_document' };
+  }
+  if (value === null || typeof value !== 'object') return { status: 'not_a_document' };
+  const keys = inspectParsed(value);
+  const braces = objectLines(text);
+  if (keys === 'too_deep') return { status: 'failed', failure: { code: 'nesting_too_deep', line: braces.firstLine }, bytes: size };
+  if (countKeyTokens(text) !== keys) return { status: 'failed', failure: { code: 'duplicate_key', line: braces.firstLine }, bytes: size };
+  const lineStarts = new LineStarts();
+  let line = 0;
+  let start = 0;
+  while (start < size) {
+    line++;
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl === -1 ? size : nl + 1;
+    if (end - start > (nl === -1 ? 0 : 1)) lineStarts.push(line, start, end - start);
+    start = end;
+  }
+  lineStarts.count = line;
+  lineStarts.endOfData = size;
+  const endsWithNewline = size > 0 && bytes[size - 1] === 0x0a;
+  const document: JsonDocument = {
+    value,
+    lineOf: (p) => braces.lines.get(p.join(SEP)) ?? null,
+    lineCount: line,
+    endsWithNewline,
+  };
+  return { status: 'ok', document, lineStarts, bytes: size };
+}
+
+interface Frame {
+  object: boolean;
+  path: string | null;
+  depth: number;
+  index: number;
+  key: string | null;
+}
+
+/**
+ * The 1-based line of each object's opening brace down to DOCUMENT_LINE_DEPTH, keyed by its path
+ * (segments joined by U+0000). `text` is already known to be valid JSON: strings hold no raw
+ * newline, so lines are counted in whitespace only.
+ */
+function objectLines(text: string): { lines: Map<string, number>; firstLine: number } {
+  const lines = new Map<string, number>();
+  const stack: Frame[] = [];
+  let line = 1;
+  let firstLine = 0;
+  let expectKey = false;
+  const childPath = (): string | null => {
+    const top = stack[stack.length - 1];
+    if (top === undefined) return '';
+    if (top.path === null || top.depth >= DOCUMENT_LINE_DEPTH) return null;
+    const segment = top.object ? top.key! : String(top.index);
+    return top.depth === 0 ? segment : top.path + SEP + segment;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) line++;
+    else if (c === 0x22) {
+      let close = text.indexOf('"', i + 1);
+      while (isEscaped(text, close)) close = text.indexOf('"', close + 1);
+      const top = stack[stack.length - 1];
+      if (expectKey && top?.object) top.key = top.path === null || top.depth >= DOCUMENT_LINE_DEPTH ? '' : (JSON.parse(text.slice(i, close + 1)) as string);
+      i = close;
+    } else if (c === 0x7b || c === 0x5b) {
+      const path = childPath();
+      const depth = stack.length;
+      if (c === 0x7b) {
+        if (firstLine === 0) firstLine = line;
+        if (path !== null) lines.set(path, line);
+      }
+      stack.push({ object: c === 0x7b, path, depth, index: 0, key: null });
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+      expectKey = false;
+    } else if (c === 0x2c) {
+      const top = stack[stack.length - 1]!;
+      if (top.object) expectKey = true;
+      else top.index++;
+    } else if (c === 0x3a) expectKey = false;
+  }
+  return { lines, firstLine: firstLine || 1 };
+}
+
+function isEscaped(text: string, quoteAt: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(quoteAt - 1 - backslashes) === 0x5c) backslashes++;
+  return (backslashes & 1) === 1;
+}
