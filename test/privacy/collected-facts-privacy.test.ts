@@ -63,7 +63,7 @@ describe('detectors that collect their own facts never let payload out', () => {
 
   it('in scan --json and the text report', () => {
     for (const options of [['--json'], []]) {
-      const run = runCli(['scan', ...options, dir]);
+      const run = runCli(['scan', ...options, dir], { env: { COLUMNS: '300' } });
       const output = run.stdout + run.stderr;
       for (const code of codes) expect(output).toContain(code);
       expect(output).not.toContain(c);

@@ -75,7 +75,7 @@ describe('issue 37 outputs hold no payload', () => {
     // other-agents-privacy.test.ts); their canary versions are not versions, so nothing of them is kept.
     expect(report.summary.files_read_by_format).toEqual({ transcript: 3, 'stream-json': 1 });
     expect(report.diagnostics.find((d: { file: string }) => d.file === 'unknown-rows.jsonl').unknown_row_types).toEqual({ other: 3 });
-    const table = runCli(['scan', root]);
+    const table = runCli(['scan', root], { env: { COLUMNS: '300' } });
     expect(table.stdout).toContain('Cursor agent transcript');
     for (const out of [json.stdout + json.stderr, table.stdout + table.stderr]) expect(out).not.toContain(canary);
 

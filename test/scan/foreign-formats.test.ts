@@ -81,7 +81,7 @@ describe('scan --json: every class has its outcome', () => {
     expect(run.errors).toEqual([]);
     expect(run.summary.files_empty).toBe(2);
     expect(scanExitCode(run)).toBe(0);
-    const cli = runCli(['scan', join(folder, 'droid-message-rows.jsonl')]);
+    const cli = runCli(['scan', join(folder, 'droid-message-rows.jsonl')], { env: { COLUMNS: '300' } });
     expect(cli.status).toBe(2);
     expect(cli.stdout).toContain('message rows');
   });
