@@ -13,7 +13,7 @@ export default defineConfig({
     globalSetup: [
       // Prints one NOTICE when suites that need ../shared are skipped (test/support/shared-notice.ts).
       'test/support/shared-notice.ts',
-      // This run's shared fixture folder, the page built once, one Chromium (test/support/global-setup.ts).
+      // This run's shared fixture folder, and the page built once (test/support/global-setup.ts).
       'test/support/global-setup.ts',
     ],
   },

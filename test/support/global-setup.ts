@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { ensureWebBuild } from '../../server/web-build';
-import { CHROMIUM_ENDPOINT_ENV, chromiumAvailable, startSharedChromium } from './browser';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,10 +19,10 @@ declare module 'vitest' {
  *   ensureWebBuild). Test files run side by side (vitest.config.ts: maxWorkers), and two of them
  *   building web/dist at once would empty each other's output; built here, their own
  *   ensureWebBuild finds it fresh and returns at once.
- * - One Chromium, when a selected file uses it (launchChromium in test/support/browser.ts connects
- *   to it): starting one per browser test file cost a few seconds each.
+ * (One Chromium shared by the browser files was tried and dropped: a download's path() is not
+ * available over a remote connection, and two files on one browser timed out on a loaded machine.)
  */
-export async function setup(project: TestProject): Promise<() => Promise<void>> {
+export async function setup(project: TestProject): Promise<() => void> {
   const cache = mkdtempSync(join(tmpdir(), 'tcf-fixture-cache-'));
   project.provide('fixtureCache', cache);
   // The files this run selected (the CLI's filters: an internal field, hence the guard; without it, every file).
@@ -36,14 +35,5 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   }
   const uses = (word: string) => selected.length === 0 || selected.some((f) => readFileSync(f, 'utf8').includes(word));
   if (uses('ensureWebBuild')) await ensureWebBuild((line) => process.stderr.write(`${line}\n`));
-  // Through the environment: the worker processes start after this, with it, and so do their children.
-  const browser = chromiumAvailable && uses('launchChromium') ? await startSharedChromium() : null;
-  if (browser) process.env[CHROMIUM_ENDPOINT_ENV] = browser.endpoint;
-  return async () => {
-    if (browser) {
-      delete process.env[CHROMIUM_ENDPOINT_ENV];
-      await browser.close();
-    }
-    rmSync(cache, { recursive: true, force: true });
-  };
+  return () => rmSync(cache, { recursive: true, force: true });
 }
