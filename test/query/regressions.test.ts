@@ -2,26 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/app/index-database';
 import { formatCodeFigure, formatCoverage, formatRateWithInterval } from '../../server/query/format-rate';
 import { getComparison } from '../../server/query/get-comparison';
 import type { RateRow } from '../../server/query/get-rates';
 import { codeRate, denominatorsOf } from '../../server/query/get-rates';
 import { cellsOf, dayVerdict, getRegressions, MIN_OPPORTUNITIES, versionVerdict } from '../../server/query/get-regressions';
-import { openDatabase } from '../../server/store/database';
-import { addRoot } from '../../server/store/roots';
 import { FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
+import { indexedDemoCorpus } from '../support/fixture-cache';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-regr-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** The demo corpus (seed 31, 600 sessions), generated and indexed once per run for every file that asks (test/support/fixture-cache.ts); this file's own copy of the index. */
 async function indexed(name: string, regression: 'from-2.1.40' | 'none') {
-  generateDemoCorpus({ out: join(tmp, name), seed: 31, sessions: 600, canary: 'REGRCANARY', regression });
-  const db = openDatabase(join(tmp, `${name}.db`));
-  addRoot(db, join(tmp, name, 'projects'));
-  await indexDatabase(db, { analyser: 'inline' });
-  return db;
+  return (await indexedDemoCorpus({ seed: 31, sessions: 600, canary: 'REGRCANARY', regression }, join(tmp, name))).db;
 }
 
 describe('regression verdicts on generated corpora', () => {

@@ -2,22 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/app/index-database';
 import { getComparison } from '../../server/query/get-comparison';
 import { buildCards, getRegressions, MIN_OPPORTUNITIES, SESSION_CAP } from '../../server/query/get-regressions';
-import { openDatabase } from '../../server/store/database';
-import { addRoot } from '../../server/store/roots';
+import { indexedDemoCorpus } from '../support/fixture-cache';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-cards-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** The demo corpus (seed 31, 600 sessions), generated and indexed once per run for every file that asks (test/support/fixture-cache.ts); this file's own copy of the index. */
 async function indexed(name: string, regression: 'from-2.1.40' | 'none') {
-  generateDemoCorpus({ out: join(tmp, name), seed: 31, sessions: 600, canary: 'CARDCANARY', regression });
-  const db = openDatabase(join(tmp, `${name}.db`));
-  addRoot(db, join(tmp, name, 'projects'));
-  await indexDatabase(db, { analyser: 'inline' });
-  return db;
+  return (await indexedDemoCorpus({ seed: 31, sessions: 600, canary: 'REGRCANARY', regression }, join(tmp, name))).db;
 }
 
 const cell = (key: string, k: number, n: number, files: number[] = []) => ({ key, k, events: k, files: new Set(files), n });
