@@ -143,15 +143,41 @@ export async function waitForFlush(path: string, maxMs = FLUSH_WAIT_MS): Promise
   }
 }
 
-function tail(path: string): { size: number; endsWithNewline: boolean } {
+/**
+ * The diagnosis of a transcript whose writing has ended, as waitForFlush defines it (ends in a newline, has not grown
+ * for two polls), without paying the polls before the read: the last turn is examined at once, and the answer kept
+ * when the file was the same (size and modification time, ending in a newline) before the read and two polls'
+ * time after its start. A transcript only grows, so an unchanged size means the read saw the rows as they stand.
+ * Otherwise it waits as before and examines the file again. With `index`, the transcript is indexed once it is
+ * known to be complete.
+ */
+async function diagnoseWhenFlushed(path: string, index?: { dbPath: string }): Promise<Diagnosis | null> {
+  const started = Date.now();
+  const before = tail(path);
+  if (before.endsWithNewline) {
+    const diagnosis = diagnoseTranscript(path);
+    const waited = Date.now() - started;
+    if (waited < 2 * FLUSH_POLL_MS) await sleep(2 * FLUSH_POLL_MS - waited);
+    const after = tail(path);
+    if (after.endsWithNewline && after.size === before.size && after.mtimeMs === before.mtimeMs) {
+      if (index) await indexForHook(index.dbPath, path);
+      return diagnosis;
+    }
+  }
+  await waitForFlush(path, Math.max(0, FLUSH_WAIT_MS - (Date.now() - started)));
+  if (index) await indexForHook(index.dbPath, path);
+  return diagnoseTranscript(path);
+}
+
+function tail(path: string): { size: number; endsWithNewline: boolean; mtimeMs: number } {
   // The one safe open (scan/safe-open.ts): a FIFO or socket swapped in after the lstat below throws, never blocks.
   const { fd, stat } = openRegularFile(path);
   try {
-    const { size } = stat;
-    if (size === 0) return { size, endsWithNewline: false };
+    const { size, mtimeMs } = stat;
+    if (size === 0) return { size, endsWithNewline: false, mtimeMs };
     const byte = Buffer.alloc(1);
     readSync(fd, byte, 0, 1, size - 1);
-    return { size, endsWithNewline: byte[0] === 0x0a };
+    return { size, endsWithNewline: byte[0] === 0x0a, mtimeMs };
   } finally {
     closeSync(fd);
   }
@@ -262,9 +288,7 @@ export async function runHook(
     if (text === null) return '';
     const path = transcriptOf(JSON.parse(text), event);
     if (path === null) return '';
-    await waitForFlush(path);
-    if (options.index) await indexForHook(options.index.dbPath, path);
-    const diagnosis = diagnoseTranscript(path);
+    const diagnosis = await diagnoseWhenFlushed(path, options.index);
     if (diagnosis === null) return '';
     const base = await dashboardBase(options.port ?? 4319, await indexIdAt(options.dbPath ?? defaultDbPath()));
     const page = diagnosis.code ? 'findings' : 'versions';

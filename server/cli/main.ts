@@ -3,9 +3,6 @@ import { AGENTS } from '../../shared/agents';
 import { ServeError } from '../app/serve-error';
 import { toolVersion } from '../build/tool-version';
 import { InputError } from '../scan/walk-inputs';
-import { describeDatabaseError } from '../store/database-errors';
-import { IndexBusyError } from '../store/index-lock';
-import { RootError } from '../store/roots';
 import { addTeamCommands } from '../team/team-commands';
 import { BadReportError } from './bad-report-error';
 import type { FilterOptions } from './cli-options';
@@ -324,6 +321,13 @@ addTeamCommands(program);
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
+  // The store's error classes load only here: importing them up front loaded the store and the
+  // database driver (one esbuild chunk) on every command, `scan` and `hook` included.
+  const [{ describeDatabaseError }, { IndexBusyError }, { RootError }] = await Promise.all([
+    import('../store/database-errors'),
+    import('../store/index-lock'),
+    import('../store/roots'),
+  ]);
   if (error instanceof CommanderError) {
     // Help and version exit 0; usage mistakes exit 2 (1 is reserved for "findings").
     process.exitCode = error.exitCode === 0 ? 0 : 2;

@@ -100,6 +100,22 @@ describe('hook stop: what it says for each way a session ends', () => {
     expect(out).toContain('missing_tool_use_block');
   });
 
+  it('examines the transcript again when a whole row lands just after it was first read', async () => {
+    const rows = sessionRows('lost_call');
+    const path = join(tmp, 'growing.jsonl');
+    // Whole rows, ending in a newline, but not the last turn's end yet (read alone, they end well): the hook reads at
+    // once, and must not keep that reading.
+    writeFileSync(path, `${rows.slice(0, 4).join('\n')}\n`);
+    const out = await runHook('stop', {
+      port: NO_SERVER,
+      stdin: async () => {
+        setTimeout(() => appendFileSync(path, `${rows.slice(4).join('\n')}\n`), 30);
+        return JSON.stringify({ transcript_path: path });
+      },
+    });
+    expect(out).toContain('missing_tool_use_block');
+  });
+
   it('says nothing when the transcript never finishes its last line (bounded wait)', async () => {
     const rows = sessionRows('lost_call');
     const path = join(tmp, 'cut.jsonl');
