@@ -2,7 +2,9 @@
 // folders named, split on \n and JSON.parse every non-blank line, single-threaded, nothing else.
 // A line that does not parse (the generator damages ~1.5% of files on purpose) is counted and
 // passed over, so the baseline reads every byte the scanner reads.
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+// With --document (agents whose file is one JSON document, not a row per line: OpenCode's export), each file is read
+// whole and parsed with one JSON.parse instead.
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -24,7 +26,13 @@ const parse = (text) => {
   }
 };
 const buf = Buffer.allocUnsafe(4 * 1024 * 1024);
-for (const file of process.argv.slice(2).flatMap((dir) => [...walk(dir)])) {
+const args = process.argv.slice(2);
+const documents = args.includes('--document');
+for (const file of args.filter((a) => a !== '--document').flatMap((dir) => [...walk(dir)])) {
+  if (documents) {
+    parse(readFileSync(file, 'utf8'));
+    continue;
+  }
   const fd = openSync(file, 'r');
   const decoder = new StringDecoder('utf8');
   let rest = '';

@@ -28,6 +28,8 @@ const { values, positionals } = parseArgs({
   options: {
     rounds: { type: 'string', default: process.env.BENCH_ROUNDS ?? '5' },
     installed: { type: 'boolean', default: false },
+    // The baseline parses each file as one JSON document (OpenCode's export), not a row per line: bench:agents.
+    'baseline-document': { type: 'boolean', default: false },
   },
 });
 if (positionals.length === 0) {
@@ -92,7 +94,7 @@ const runs: Record<'baseline' | 'index' | 'again', Run[]> = { baseline: [], inde
 let size = 0;
 try {
   for (let r = 0; r < rounds; r++) {
-    const baseline = () => runs.baseline.push(measure([join(here, 'baseline-parse.mjs'), ...dirs]));
+    const baseline = () => runs.baseline.push(measure([join(here, 'baseline-parse.mjs'), ...dirs, ...(values['baseline-document'] ? ['--document'] : [])]));
     const index = () => {
       for (const f of dbFiles) rmSync(f, { force: true });
       const run = measure([cli, 'index', ...dirs, '--db', dbPath]);

@@ -59,6 +59,19 @@ describe('the benchmarks, on a tiny corpus', () => {
     expect(figures.index_vs_baseline.cpu).toBeGreaterThan(0);
   }, 120_000);
 
+  it('bench:agents reads a Codex and an OpenCode corpus against their bare parse, beside Claude Code, and prints each ratio', async () => {
+    const { status, out } = await bench('bench-agents.ts', ['--size-mb', '0.2', '--rounds', '1', '--claude', corpus]);
+    expect(status, out).toBe(0);
+    for (const agent of ['claude-code', 'codex', 'opencode'])
+      expect(out).toMatch(new RegExp(`\\| ${agent} +\\| \\d+\\.\\d +\\| \\d+\\.\\d{3} +\\| \\d+\\.\\d{3} +\\| \\d+\\.\\d\\d× `));
+    const { agents } = lastJson(out) as { agents: Record<string, { files: number | null; index_cpu_s: number; cpu_ratio: number; vs_claude_code: number }> };
+    for (const agent of ['codex', 'opencode']) {
+      expect(agents[agent]!.files).toBeGreaterThan(0);
+      expect(agents[agent]!.index_cpu_s).toBeGreaterThan(0);
+      expect(agents[agent]!.vs_claude_code).toBeGreaterThan(0);
+    }
+  }, 240_000);
+
   it('bench:real refuses to run without a folder', async () => {
     const { status, out } = await bench('bench-real.ts', []);
     expect(status).toBe(1);
