@@ -14,6 +14,8 @@ export async function runIndex(db: Db, dirs: readonly string[], options: { salva
     rootIds: roots.map((r) => r.id),
     onProgress: stderrProgress(),
     salvage: options.salvage === true,
+    // Nothing else runs on this thread: it analyses too, with one worker thread fewer.
+    analyseHere: true,
     // Runs on one database take turns: say why nothing moves.
     onWaiting: (holder) => process.stderr.write(`waiting: ${holder.message.replace(/; try again.*$/, '')}…\n`),
   });

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { IndexAnalysis } from './analyse-for-index';
-import { type Analyser, inlineAnalyser, workerAnalyser } from './analysis-pool';
+import { type Analyser, helpedAnalyser, inlineAnalyser, workerAnalyser } from './analysis-pool';
 import { FilePlan } from './file-plan';
 import { countWrittenFile, emptySummary, type IndexProgress, type IndexSummary } from './index-summary';
 import { planRoot, yieldSoon } from './plan-folder';
@@ -15,6 +15,11 @@ export interface IndexOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** 'auto' starts worker threads only when there is enough to read to pay for them. */
   analyser?: 'auto' | 'workers' | 'inline';
+  /**
+   * With worker threads, this thread analyses too, beside one worker fewer (helpedAnalyser): for a
+   * caller whose thread has nothing else to do (the CLI). Not for a thread that must stay responsive.
+   */
+  analyseHere?: boolean;
   /**
    * The database's index lock, already taken (the server takes it before answering 202).
    * Without one, the run takes it, waiting while another run holds it.
@@ -102,7 +107,8 @@ async function indexLocked(store: IndexStore, options: IndexOptions, lock: Index
   const mode = options.analyser ?? 'auto';
   const parallel = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= WORKERS_WORTH_BYTES && plan.length > 1);
   await yieldSoon();
-  const analyser: Analyser = parallel ? workerAnalyser(analysisThreads(plan.bytes, plan.length, availableParallelism())) : inlineAnalyser();
+  const threads = analysisThreads(plan.bytes, plan.length, availableParallelism());
+  const analyser: Analyser = !parallel ? inlineAnalyser() : options.analyseHere && threads > 1 ? helpedAnalyser(threads) : workerAnalyser(threads);
   try {
     await analyseAndWrite(plan, {
       analyser,
