@@ -140,6 +140,7 @@ function readPiece(root: string, piece: string, budget: number): Piece {
 
 export type StorageRead =
   | { status: 'ok'; document: JsonDocument; lineStarts: LineStarts; bytes: number; text: Buffer }
+  /** `mtimeMs`: the failing piece's (0 when the failure is not one piece's content). */
   | { status: 'failed'; failure: PieceFailure; bytes: number; mtimeMs: number };
 
 /**
@@ -150,11 +151,12 @@ export type StorageRead =
 export function readStorageSession(root: string, projectId: string, sessionId: string): StorageRead {
   let budget = MAX_DOCUMENT_BYTES;
   let total = 0;
-  let newest = 0;
-  const failed = (failure: PieceFailure): StorageRead => ({ status: 'failed', failure, bytes: total, mtimeMs: newest });
+  // The mtime of the last piece read: the one that failed, when one did (a piece cut mid-write is judged by its own age).
+  let lastMtime = 0;
+  const failed = (failure: PieceFailure): StorageRead => ({ status: 'failed', failure, bytes: total, mtimeMs: lastMtime });
   const take = (piece: string, owner: { key: string; id: string } | null, id: string): Record<string, unknown> | PieceFailure => {
     const read = readPiece(root, piece, budget);
-    newest = Math.max(newest, read.mtimeMs);
+    lastMtime = read.mtimeMs;
     if (read.status === 'failed') return read.failure;
     total += read.bytes;
     budget -= read.bytes;
