@@ -76,7 +76,9 @@ describe('each agent where it lives reads as its Entire copy', () => {
     expect(report.errors).toEqual([]);
     expect(report.findings.map((f) => [f.file, f.code, f.lines[0]])).toEqual(
       Object.entries(SAME)
-        .flatMap(([name, entire]) => expected[entire.replace('../agents-entire/', '')].findings.map((f: { code: string; line: number }) => [name, f.code, f.line]))
+        .flatMap(([name, entire]) =>
+          expected[entire.replace('../agents-entire/', '')].findings.map((f: { code: string; line: number }) => [name, f.code, f.line]),
+        )
         .sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
     );
     expect(report.findings.length).toBe(2);
@@ -127,7 +129,15 @@ describe("OpenCode's storage/ tree", () => {
       const calls = () => db.prepare("SELECT tool_calls FROM files WHERE rel_path = 'storage/session/abc/ses_fixture2.json'").pluck().get();
       expect(calls).not.toThrow();
       const before = calls() as number;
-      const part = { id: 'prt_2999', sessionID: 'ses_fixture2', messageID: 'msg_2002', type: 'tool', tool: 'bash', callID: 'c', state: { status: 'pending', input: {}, raw: '' } };
+      const part = {
+        id: 'prt_2999',
+        sessionID: 'ses_fixture2',
+        messageID: 'msg_2002',
+        type: 'tool',
+        tool: 'bash',
+        callID: 'c',
+        state: { status: 'pending', input: {}, raw: '' },
+      };
       writeFileSync(join(copy, 'storage/part/msg_2002/prt_2999.json'), JSON.stringify(part, null, 2));
       const added = await indexDatabase(db, { analyser: 'inline' });
       expect(added).toMatchObject({ filesChanged: 1, filesUnchanged: 1 });
@@ -143,8 +153,18 @@ describe("OpenCode's storage/ tree", () => {
 
   describe('a damaged or misplaced piece fails its session with a code, naming the piece', () => {
     const cases: Array<[string, (dir: string) => void, string, string]> = [
-      ['a part cut mid-write', (d) => writeFileSync(join(d, 'storage/part/msg_2002/prt_2004.json'), '{"id": "prt_2004", "type": "to'), 'malformed_json', 'part/msg_2002/prt_2004.json'],
-      ['a message that is not UTF-8', (d) => writeFileSync(join(d, 'storage/message/ses_fixture2/msg_2002.json'), Buffer.from([0x7b, 0xff, 0x7d])), 'invalid_utf8', 'message/ses_fixture2/msg_2002.json'],
+      [
+        'a part cut mid-write',
+        (d) => writeFileSync(join(d, 'storage/part/msg_2002/prt_2004.json'), '{"id": "prt_2004", "type": "to'),
+        'malformed_json',
+        'part/msg_2002/prt_2004.json',
+      ],
+      [
+        'a message that is not UTF-8',
+        (d) => writeFileSync(join(d, 'storage/message/ses_fixture2/msg_2002.json'), Buffer.from([0x7b, 0xff, 0x7d])),
+        'invalid_utf8',
+        'message/ses_fixture2/msg_2002.json',
+      ],
       [
         'a part with a duplicate key',
         (d) => writeFileSync(join(d, 'storage/part/msg_2000/prt_2001.json'), '{"id": "prt_2001", "type": "text", "type": "text"}'),
@@ -157,7 +177,12 @@ describe("OpenCode's storage/ tree", () => {
         'invalid_structure',
         'part/msg_2000/prt_2001.json',
       ],
-      ['a message whose id is not its name', (d) => writeFileSync(join(d, 'storage/message/ses_fixture2/msg_2000.json'), JSON.stringify({ id: 'msg_9', role: 'user' })), 'invalid_structure', 'message/ses_fixture2/msg_2000.json'],
+      [
+        'a message whose id is not its name',
+        (d) => writeFileSync(join(d, 'storage/message/ses_fixture2/msg_2000.json'), JSON.stringify({ id: 'msg_9', role: 'user' })),
+        'invalid_structure',
+        'message/ses_fixture2/msg_2000.json',
+      ],
       ['a piece that is not an id', (d) => writeFileSync(join(d, 'storage/part/msg_2000/notes.txt'), 'x'), 'invalid_structure', 'part/msg_2000'],
     ];
     it.each(cases)('%s', (label, damage, code, piece) => {
