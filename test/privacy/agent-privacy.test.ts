@@ -146,14 +146,10 @@ function writeStorageTree(
   doc.messages.forEach(({ info, parts }, i) => {
     const mid = `msg_p${i}`;
     put(`message/ses_p/${mid}.json`, { ...info, id: mid, sessionID: 'ses_p' });
-    parts.forEach((part, j) =>
-      put(`part/${mid}/prt_p${i}${String(j).padStart(2, '0')}.json`, {
-        ...part,
-        id: `prt_p${i}${String(j).padStart(2, '0')}`,
-        sessionID: 'ses_p',
-        messageID: mid,
-      }),
-    );
+    parts.forEach((part, j) => {
+      const id = `prt_p${i}${String(j).padStart(2, '0')}`;
+      put(`part/${mid}/${id}.json`, { ...part, id, sessionID: 'ses_p', messageID: mid });
+    });
   });
 }
 
