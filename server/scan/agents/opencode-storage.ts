@@ -30,7 +30,14 @@ const ID_FILE = /^([A-Za-z0-9_-]{1,128})\.json$/;
 
 /** Whether a folder's entries make it an OpenCode storage tree (its `session`, `message` and `part` folders, none a link). */
 export function isStorageRoot(entries: readonly RawEntry[]): boolean {
-  return STORAGE_FOLDERS.every((name) => entries.some((e) => e.isDirectory() && !e.isSymbolicLink() && e.name.toString('latin1') === name));
+  let found = 0;
+  for (const e of entries) {
+    // One pass, looking at folder names of 4-7 bytes only: a folder of 100,000 transcripts costs one comparison each.
+    if (e.name.length < 4 || e.name.length > 7 || !e.isDirectory()) continue;
+    const name = e.name.toString('latin1');
+    if (name === 'session' || name === 'message' || name === 'part') found++;
+  }
+  return found === STORAGE_FOLDERS.length;
 }
 
 /** The storage tree and session id of `<root>/session/<projectID>/<sessionID>.json`; null for any other path. */
