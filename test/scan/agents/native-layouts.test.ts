@@ -5,10 +5,12 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexDatabase } from '../../../server/app/index-database';
 import { runScan } from '../../../server/cli/scan-command';
+import { verifyReport } from '../../../server/cli/verify-command';
 import { analyseFile, type FileAnalysis } from '../../../server/detect/analyse-file';
 import { walkInputs } from '../../../server/scan/walk-inputs';
 import { openDatabase } from '../../../server/store/database';
 import { addRoot } from '../../../server/store/roots';
+import { testApp } from '../../support/api-app';
 import { fixturesRoot } from '../../support/detector-fixtures';
 
 /**
@@ -210,6 +212,23 @@ describe("OpenCode's storage/ tree", () => {
         db.close();
       }
     });
+  });
+
+  it("verify recomputes a storage session's evidence from its pieces: the same bytes match, a changed part does not", async () => {
+    const copy = join(tmp, 'verify');
+    cpSync(join(native, 'opencode'), copy, { recursive: true });
+    const t = await testApp([copy]);
+    try {
+      const report = (await t.get('/api/export?format=json&files=keep')).body;
+      const results = verifyReport(report, [copy], t.db);
+      expect(results.map((r) => [r.code, r.status])).toEqual([['unparseable_tool_input', 'match']]);
+      // The step-start part before the invalid call gains a key: the export's lines move, the finding's line is another.
+      const part = join(copy, 'storage/part/msg_1006/prt_1007.json');
+      writeFileSync(part, JSON.stringify({ ...JSON.parse(readFileSync(part, 'utf8')), snapshot: 'abc' }, null, 2));
+      expect(verifyReport(report, [copy], t.db).map((r) => r.status)).toEqual(['changed']);
+    } finally {
+      await t.close();
+    }
   });
 
   it('the session file alone, named as an input, is read with its pieces', () => {
