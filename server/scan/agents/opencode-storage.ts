@@ -161,35 +161,37 @@ export function readStorageSession(root: string, projectId: string, sessionId: s
   // The mtime of the last piece read: the one that failed, when one did (a piece cut mid-write is judged by its own age).
   let lastMtime = 0;
   const failed = (failure: PieceFailure): StorageRead => ({ status: 'failed', failure, bytes: total, mtimeMs: lastMtime });
-  const take = (piece: string, owner: { key: string; id: string } | null, id: string): Record<string, unknown> | PieceFailure => {
+  const take = (piece: string, owner: { key: string; id: string } | null, id: string): { value: Record<string, unknown> } | { failure: PieceFailure } => {
     const read = readPiece(root, piece, budget);
     lastMtime = read.mtimeMs;
-    if (read.status === 'failed') return read.failure;
+    if (read.status === 'failed') return { failure: read.failure };
     total += read.bytes;
     budget -= read.bytes;
     const value = read.value;
-    if (value.id !== id || (owner && Object.hasOwn(value, owner.key) && value[owner.key] !== owner.id)) return { code: 'invalid_structure', piece };
-    return value;
+    if (value.id !== id || (owner && Object.hasOwn(value, owner.key) && value[owner.key] !== owner.id))
+      return { failure: { code: 'invalid_structure', piece } };
+    return { value };
   };
   const sessionPiece = `session/${projectId}/${sessionId}.json`;
-  const info = take(sessionPiece, null, sessionId);
-  if (isPieceFailure(info)) return failed(info);
+  const session = take(sessionPiece, null, sessionId);
+  if ('failure' in session) return failed(session.failure);
+  const info = session.value;
   if (typeof info.projectID !== 'string' || Object.hasOwn(info, 'messages')) return failed({ code: 'invalid_structure', piece: sessionPiece });
   const messageIds = listIds(root, `message/${sessionId}`);
   if (messageIds.failure) return failed(messageIds.failure);
   const messages: Array<{ info: Record<string, unknown>; parts: Record<string, unknown>[] }> = [];
   for (const messageId of messageIds.ids) {
     const message = take(`message/${sessionId}/${messageId}.json`, { key: 'sessionID', id: sessionId }, messageId);
-    if (isPieceFailure(message)) return failed(message);
+    if ('failure' in message) return failed(message.failure);
     const partIds = listIds(root, `part/${messageId}`);
     if (partIds.failure) return failed(partIds.failure);
     const parts: Record<string, unknown>[] = [];
     for (const partId of partIds.ids) {
       const part = take(`part/${messageId}/${partId}.json`, { key: 'messageID', id: messageId }, partId);
-      if (isPieceFailure(part)) return failed(part);
-      parts.push(part);
+      if ('failure' in part) return failed(part.failure);
+      parts.push(part.value);
     }
-    messages.push({ info: message, parts });
+    messages.push({ info: message.value, parts });
   }
   const value = { info, messages };
   // The document as `opencode export` prints it (`JSON.stringify(…, null, 2)` and a newline): lines are that export's.
@@ -197,10 +199,6 @@ export function readStorageSession(root: string, projectId: string, sessionId: s
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length > MAX_DOCUMENT_BYTES) return failed({ code: 'line_too_long', piece: null });
   return { status: 'ok', ...documentOfText(value, bytes, text), text: bytes };
-}
-
-function isPieceFailure(value: Record<string, unknown> | PieceFailure): value is PieceFailure {
-  return typeof value.code === 'string' && Object.hasOwn(value, 'piece') && Object.keys(value).length === 2 && !Object.hasOwn(value, 'id');
 }
 
 /**
