@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -186,6 +186,22 @@ describe("OpenCode's storage/ tree", () => {
         'message/ses_fixture2/msg_2000.json',
       ],
       ['a piece that is not an id', (d) => writeFileSync(join(d, 'storage/part/msg_2000/notes.txt'), 'x'), 'invalid_structure', 'part/msg_2000'],
+      // Links are never followed, not even to a piece: the session stops.
+      [
+        'a part that is a symbolic link',
+        (d) => symlinkSync(join(d, 'storage/part/msg_2000/prt_2001.json'), join(d, 'storage/part/msg_2000/prt_2009.json')),
+        'path_changed',
+        'part/msg_2000/prt_2009.json',
+      ],
+      [
+        "a message's part folder that is a symbolic link",
+        (d) => {
+          rmSync(join(d, 'storage/part/msg_2000'), { recursive: true });
+          symlinkSync(join(d, 'storage/part/msg_2002'), join(d, 'storage/part/msg_2000'));
+        },
+        'path_changed',
+        'part/msg_2000',
+      ],
     ];
     it.each(cases)('%s', (label, damage, code, piece) => {
       const copy = join(tmp, `damaged-${label.replace(/\W+/g, '-')}`);
