@@ -127,6 +127,19 @@ export const Folder = Type.Object({
   cleanup_note: Type.Boolean(),
   /** Removed with its history kept: no longer indexed or watched, its files kept as gone until forgotten; null while active. */
   removed_at: Nullable(Type.String()),
+  /**
+   * The agents whose files the folder holds, each with its files and its own deletion rule (shared/agent-retention.ts):
+   * the setting and its default age in days, null when the agent deletes nothing by itself.
+   */
+  retention: Type.Array(
+    Type.Object({
+      agent: Type.String({ pattern: '^[a-z-]{1,20}$' }),
+      files: Type.Integer(),
+      setting: Nullable(Type.String({ pattern: '^[A-Za-z.]{1,40}$' })),
+      default_days: Nullable(Type.Integer()),
+      since: Nullable(Type.String({ pattern: '^[0-9.]{1,20}$' })),
+    }),
+  ),
   /** Damaged files of this folder are salvaged (their complete rows read) instead of failing closed. */
   salvage: Type.Boolean(),
 });

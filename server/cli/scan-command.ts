@@ -21,7 +21,8 @@ export interface ScanReport {
     source_lines: number[];
   }>;
   /** `hint` (unknown_format only, when cheap to tell): what the file looks like, a fixed name (shared/format-hints.ts). */
-  errors: Array<{ file: string; line: number | null; code: ScanErrorCode; hint?: FormatHint }>;
+  /** `piece` (a session of OpenCode's storage tree): the message or part file that stopped it, relative like `file`. */
+  errors: Array<{ file: string; line: number | null; code: ScanErrorCode; hint?: FormatHint; piece?: string }>;
   summary: {
     assistant_messages_checked: number;
     files_scanned: number;
@@ -99,6 +100,12 @@ function toReportFinding(name: string, f: FindingRecord): ScanReport['findings']
   return finding;
 }
 
+/** A storage piece's name relative to the input, from its session's (`…/session/<projectID>/<id>.json`): the tree's folder, then the piece. */
+function pieceName(sessionName: string, piece: string): string {
+  const parts = sessionName.split('/');
+  return parts.length >= 3 && parts[parts.length - 3] === 'session' ? [...parts.slice(0, -3), piece].join('/') : piece;
+}
+
 /**
  * Reads a file as `scan` does: a failure that may be a cut last line (no \n, not yet a whole
  * value) is read again the way `index` reads it, with the same 10-minute rule (QUIET_PERIOD_MS):
@@ -160,6 +167,7 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
       report.summary.files_failed++;
       const error: ScanReport['errors'][number] = { file: file.name, line: failure.line, code: failure.code };
       if (failure.hint) error.hint = failure.hint;
+      if (failure.piece) error.piece = pieceName(file.name, failure.piece);
       report.errors.push(error);
       continue;
     }

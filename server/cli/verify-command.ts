@@ -5,7 +5,8 @@ import { FINDING_CODES } from '../../shared/finding-codes';
 import { printable } from '../../shared/printable';
 import { keepSessionName } from '../query/build-evidence-report';
 import { parseVerificationBlock } from '../query/verification-block';
-import { digestLines } from '../scan/evidence-digest';
+import { readStorageSession, storageSessionOf } from '../scan/agents/opencode-storage';
+import { digestBytes, digestLines } from '../scan/evidence-digest';
 import { LineStarts, readLines } from '../scan/read-lines';
 import { openRegularFile } from '../scan/safe-open';
 import { type WalkResult, walkDirectory } from '../scan/walk-inputs';
@@ -110,6 +111,19 @@ function checkDigest(path: string, sourceLines: readonly number[], expected: str
   let last = 0;
   for (const l of sourceLines) if (l > last) last = l;
   let digest: string;
+  // A session of OpenCode's storage tree: its lines are those of the export rebuilt from its pieces.
+  const storage = storageSessionOf(path);
+  if (storage) {
+    const read = readStorageSession(storage.root, storage.projectId, storage.sessionId);
+    if (read.status !== 'ok') return { status: 'changed', reason: 'the session cannot be read as reported' };
+    if (read.lineStarts.count < last) return { status: 'changed', reason: `the session now has fewer than ${last} lines` };
+    try {
+      digest = digestBytes(read.text, read.lineStarts, sourceLines);
+    } catch {
+      return { status: 'changed', reason: 'the source lines cannot be read as reported' };
+    }
+    return digest === expected ? { status: 'match', reason: 'same bytes' } : { status: 'changed', reason: 'the source lines differ from the reported digest' };
+  }
   try {
     const starts = lineStartsUpTo(path, last);
     if (!starts) return { status: 'changed', reason: `the file now has fewer than ${last} lines` };

@@ -1,7 +1,7 @@
 import type { Agent } from '../../shared/agents';
 import type { FindingCode } from '../../shared/finding-codes';
 import type { CaptureFile } from '../scan/capture-model';
-import { digestLines } from '../scan/evidence-digest';
+import { digestBytes, digestLines } from '../scan/evidence-digest';
 import { detectFormat, type FileFormat, scanCapture } from '../scan/scan-capture';
 import { type ScanFailure, scanFile } from '../scan/scan-file';
 import type { SalvagedLine, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
@@ -214,6 +214,7 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
   });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { transcript, lineStarts } = scan;
+  const digest = (lines: readonly number[]) => (scan.text ? digestBytes(scan.text, lineStarts, lines) : digestLines(path, lineStarts, lines));
   // A capture's rows carry no version: the init row's applies to every message.
   if (capture) for (const m of transcript.messages) m.version ??= capture.version;
   let findings: FindingRecord[];
@@ -222,7 +223,7 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
       code: f.code,
       lines: [f.sourceLines[0]!, f.sourceLines[f.sourceLines.length - 1]!],
       sourceLines: f.sourceLines,
-      evidenceSha256: digestLines(path, lineStarts, f.sourceLines),
+      evidenceSha256: digest(f.sourceLines),
       model: f.message.model,
       blockTypes: [...f.message.blockTypes],
       signedThinking: f.message.signedThinking,

@@ -1,7 +1,8 @@
 import { closeSync } from 'node:fs';
+import { storageSessionOf, storageSessionStat } from '../scan/agents/opencode-storage';
 import { QUIET_PERIOD_MS } from '../scan/read-json-rows';
 import { OpenError, openRegularFile } from '../scan/safe-open';
-import { type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
+import { type TranscriptEntry, type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
 import { fingerprintOpenFile } from './file-fingerprint';
 import type { FilePlan } from './file-plan';
 import type { IndexSummary } from './index-summary';
@@ -22,13 +23,25 @@ export function yieldSoon(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Size, mtime and fingerprint from one descriptor (a regular file, reached without links). */
-function statAndFingerprint(path: string): { size: number; mtimeMs: number; fingerprint: string } {
-  const { fd, stat } = openRegularFile(path);
+/**
+ * Size, mtime and fingerprint from one descriptor (a regular file, reached without links); for a
+ * session of OpenCode's storage tree, of the session with all its messages and parts.
+ */
+function statAndFingerprint(file: TranscriptEntry): { size: number; mtimeMs: number; fingerprint: string } {
+  const { fd, stat } = openRegularFile(file.path);
+  let own: { size: number; mtimeMs: number; fingerprint: string };
   try {
-    return { size: stat.size, mtimeMs: stat.mtimeMs, fingerprint: fingerprintOpenFile(fd, stat.size) };
+    own = { size: stat.size, mtimeMs: stat.mtimeMs, fingerprint: fingerprintOpenFile(fd, stat.size) };
   } finally {
     closeSync(fd);
+  }
+  const storage = file.pieces ? storageSessionOf(file.path) : null;
+  if (storage === null) return own;
+  try {
+    return storageSessionStat(storage.root, storage.projectId, storage.sessionId, own.fingerprint);
+  } catch {
+    // A piece went away while it was listed: compared as changed, and the read reports what it finds.
+    return { ...own, fingerprint: '' };
   }
 }
 
@@ -81,7 +94,7 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
     let mtimeMs: number;
     let fingerprint: string;
     try {
-      ({ size, mtimeMs, fingerprint } = statAndFingerprint(file.path));
+      ({ size, mtimeMs, fingerprint } = statAndFingerprint(file));
     } catch (error) {
       if (!writeFailed(file.name, error instanceof OpenError ? error.problem : 'unreadable')) return;
       known.delete(file.name);

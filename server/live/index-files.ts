@@ -2,6 +2,7 @@ import { lstatSync, type Stats } from 'node:fs';
 import { analyseForIndex, type IndexAnalysis } from '../index/analyse-for-index';
 import { fileFingerprint } from '../index/file-fingerprint';
 import type { FileJob } from '../index/storage-port';
+import { storageSessionOf, storageSessionStat } from '../scan/agents/opencode-storage';
 import { childPath, fsPath } from '../scan/file-name-bytes';
 import { OpenError, type OpenProblem } from '../scan/safe-open';
 import { jsonMayBeTranscript, mayBeWalked, SCANNED_EXTENSIONS } from '../scan/walk-inputs';
@@ -158,7 +159,7 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
     }
     const path = childPath(root.path, relPath);
     // A `.json` the index does not hold is read only when it begins like a whole-file transcript, as a full walk decides.
-    if (!old && !scanned(relPath) && !(state.kind === 'file' && jsonMayBeTranscript(path))) continue;
+    if (!old && !scanned(relPath) && !(state.kind === 'file' && (jsonMayBeTranscript(path) || storageSessionOf(path) !== null))) continue;
     let fingerprint = '';
     let openProblem: OpenProblem = 'unreadable';
     if (state.kind === 'file') {
@@ -180,7 +181,16 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       update.findingsRemoved += old?.findings ?? 0;
       continue;
     }
-    const { size, mtimeMs } = (state as { stat: Stats }).stat;
+    let { size, mtimeMs } = (state as { stat: Stats }).stat;
+    // A session of OpenCode's storage tree is compared by all its pieces, as an index run compares it.
+    const storage = storageSessionOf(path);
+    if (storage) {
+      try {
+        ({ size, mtimeMs, fingerprint } = storageSessionStat(storage.root, storage.projectId, storage.sessionId, fingerprint));
+      } catch {
+        fingerprint = '';
+      }
+    }
     if (old?.gone && old.size === size && old.fingerprint === fingerprint) {
       // Back on disk as it was: present again, not read again (as an index run does).
       db.transaction(() => st.markFileBack.run({ id: old.id, mtime_ms: mtimeMs })).immediate();

@@ -28,3 +28,14 @@ export function digestLines(path: string, lineStarts: LineStarts, lines: readonl
   }
   return hash.digest('hex');
 }
+
+/** The same digest over bytes held in memory (a document built by the scanner, such as an OpenCode storage session). */
+export function digestBytes(bytes: Buffer, lineStarts: LineStarts, lines: readonly number[]): string {
+  const hash = createHash('sha256');
+  for (const line of [...new Set(lines)].sort((a, b) => a - b)) {
+    const [start, end] = lineStarts.span(line);
+    if (end > bytes.length) throw new Error('line outside the document');
+    hash.update(bytes.subarray(start, end));
+  }
+  return hash.digest('hex');
+}

@@ -13,6 +13,8 @@ export interface ScanFailure {
   line: number | null;
   /** `unknown_format` only: what the file looks like, when that is cheap to tell (a fixed name, never file content). */
   hint?: FormatHint;
+  /** A session of OpenCode's storage tree: the piece that stopped it, relative to the tree (`part/<msg>/<prt>.json`). */
+  piece?: string;
 }
 
 export type RowsOutcome =

@@ -4,11 +4,13 @@ import type { ScanErrorCode } from '../../shared/scan-errors';
 import type { AdapterContext, AdapterOutcome, AgentAdapter, RowsReader } from './agents/adapter';
 import { claudeCodeAdapter } from './agents/claude-code';
 import { GEMINI_MARKDOWN_HEADING } from './agents/gemini-cli';
+import { openCodeAdapter } from './agents/opencode';
+import { readStorageSession, storageSessionOf } from './agents/opencode-storage';
 import { readJsonDocument } from './agents/read-document';
 import { DOCUMENT_ADAPTERS, ROWS_ADAPTERS } from './agents/registry';
 import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
-import { readJsonRows, type ScanFailure } from './read-json-rows';
+import { QUIET_PERIOD_MS, readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
 import type { TranscriptFile } from './transcript-model';
 
@@ -16,7 +18,17 @@ export type { ScanFailure };
 
 export type FileScan =
   /** `empty`: zero bytes or blank lines only (counted apart: neither clean with messages nor failed). */
-  | { status: 'ok'; transcript: TranscriptFile; lineStarts: LineStarts; bytes: number; empty?: true; agent: Agent; version: string | null }
+  | {
+      status: 'ok';
+      transcript: TranscriptFile;
+      lineStarts: LineStarts;
+      bytes: number;
+      empty?: true;
+      agent: Agent;
+      version: string | null;
+      /** A document built here (an OpenCode storage session): its bytes, which its lines and digests are of (not the file's). */
+      text?: Buffer;
+    }
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   /** The last line is cut short (no \n, not yet a whole value): the file is still being written. */
   | { status: 'in_progress'; bytes: number; lines: number };
@@ -92,6 +104,9 @@ function unclaimed(first: unknown, line: number): ScanFailure {
  */
 export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   const context: AdapterContext = { observers: options.observers ?? [], alsoKnownRowTypes: options.alsoKnownRowTypes };
+  // A session file of OpenCode's storage tree is read with its messages and parts (opencode-storage.ts).
+  const storage = path.endsWith('.json') ? storageSessionOf(path) : null;
+  if (storage) return scanStorageSession(storage, context, options);
   let firstLine = 0;
   let reader: RowsReader | null = null;
   let failure: ScanFailure | null = null;
@@ -133,6 +148,33 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   const scan: FileScan = { status: 'ok', transcript, lineStarts: rows.lineStarts, bytes: rows.bytes, agent: read.agent, version: read.version };
   if (firstLine === 0 && rows.salvaged.length === 0) scan.empty = true;
   return scan;
+}
+
+/**
+ * One session of OpenCode's storage tree, read as its export and handed to the OpenCode adapter. A
+ * piece that fails stops the session at no line, naming the piece; for the index, a piece that does
+ * not parse and was written within the quiet period is a session being written.
+ */
+function scanStorageSession(storage: { root: string; projectId: string; sessionId: string }, context: AdapterContext, options: ScanOptions): FileScan {
+  const read = readStorageSession(storage.root, storage.projectId, storage.sessionId);
+  if (read.status === 'failed') {
+    const { code, piece } = read.failure;
+    const quiet = (options.now ?? Date.now()) - read.mtimeMs > (options.quietPeriodMs ?? QUIET_PERIOD_MS);
+    if (options.unfinishedLastLineMeansInProgress && !quiet && (code === 'malformed_json' || code === 'invalid_utf8'))
+      return { status: 'in_progress', bytes: read.bytes, lines: 0 };
+    return { status: 'failed', failure: { code, line: null, ...(piece ? { piece } : {}) }, bytes: read.bytes };
+  }
+  const outcome = openCodeAdapter.read(read.document, context);
+  if (outcome.status === 'failed') return { status: 'failed', failure: outcome.failure, bytes: read.bytes };
+  return {
+    status: 'ok',
+    transcript: outcome.transcript,
+    lineStarts: read.lineStarts,
+    bytes: read.bytes,
+    agent: outcome.agent,
+    version: outcome.version,
+    text: read.text,
+  };
 }
 
 /** The file read whole as one JSON document and handed to the document adapter that claims it; null when it is not one document. */

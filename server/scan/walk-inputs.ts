@@ -1,5 +1,6 @@
 import { closeSync, lstatSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
+import { isStorageRoot, STORAGE_FOLDERS } from './agents/opencode-storage';
 import { childPath, displayComponent } from './file-name-bytes';
 import { listDirectory, OpenError, openRegularFile, type RawEntry } from './safe-open';
 
@@ -12,6 +13,8 @@ export interface TranscriptEntry {
   path: string;
   /** Name shown to users: relative to its input, '/'-separated, each component its display name (file-name-bytes.ts). */
   name: string;
+  /** A session file of OpenCode's storage tree: read, and compared between runs, with its messages and parts (opencode-storage.ts). */
+  pieces?: true;
 }
 
 export interface WalkProblem {
@@ -79,7 +82,14 @@ const ENTRIES_PER_STEP = 256;
  * steps). Folders are listed through their descriptor and never through a link (safe-open);
  * entries sort by their bytes, so the order is total and the same on every run.
  */
-function* walkSteps(dir: string, prefix: string, out: WalkResult): Generator<void> {
+/**
+ * How a folder's `.json` files are taken: as anywhere (by their first key), as the session files of
+ * an OpenCode storage tree (`session/<projectID>/`: each one a session), or as its messages and
+ * parts (`message/`, `part/`: read with their session, never on their own).
+ */
+type JsonRole = 'first_key' | 'storage_session' | 'storage_piece';
+
+function* walkSteps(dir: string, prefix: string, out: WalkResult, role: JsonRole = 'first_key', depth = 0): Generator<void> {
   let entries: RawEntry[];
   try {
     entries = listDirectory(dir);
@@ -88,6 +98,7 @@ function* walkSteps(dir: string, prefix: string, out: WalkResult): Generator<voi
     return;
   }
   entries.sort((a, b) => Buffer.compare(a.name, b.name));
+  const storageRoot = role === 'first_key' && isStorageRoot(entries);
   let n = 0;
   for (const entry of entries) {
     if (++n % ENTRIES_PER_STEP === 0) yield;
@@ -97,11 +108,18 @@ function* walkSteps(dir: string, prefix: string, out: WalkResult): Generator<voi
     if (entry.isSymbolicLink()) {
       out.symlinksSkipped++;
     } else if (entry.isDirectory()) {
-      yield* walkSteps(childPath(dir, text), name, out);
+      let inner: JsonRole = role;
+      if (storageRoot && (STORAGE_FOLDERS as readonly string[]).includes(text)) inner = text === 'session' ? 'storage_session' : 'storage_piece';
+      yield* walkSteps(childPath(dir, text), name, out, inner, inner === role ? depth + 1 : 0);
     } else if (scanned(text)) {
       if (entry.isFile()) out.files.push({ path: childPath(dir, text), name });
       // A FIFO, socket or device named like a transcript: listed and counted, never opened.
       else out.problems.push({ name, code: 'not_regular_file' });
+    } else if (text.endsWith('.json') && entry.isFile() && role === 'storage_session' && depth === 1) {
+      out.files.push({ path: childPath(dir, text), name, pieces: true });
+    } else if (text.endsWith('.json') && entry.isFile() && role !== 'first_key') {
+      // A message or part (read with its session), or a stray `.json` of the storage tree: counted, not read on its own.
+      if (role === 'storage_session') out.passedOver = (out.passedOver ?? 0) + 1;
     } else if (text.endsWith('.json') && entry.isFile()) {
       const path = childPath(dir, text);
       if (jsonMayBeTranscript(path)) out.files.push({ path, name });

@@ -12,7 +12,7 @@ const GENERATORS = [
   'make-real-shape-fixtures.mjs',
   'make-agent-fixtures.mjs',
 ];
-const FOLDERS = ['detectors', 'errors', 'agents'];
+const FOLDERS = ['detectors', 'errors', 'agents', 'agents-native', 'agents-entire'];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

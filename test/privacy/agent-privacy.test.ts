@@ -10,7 +10,8 @@ import { runCli } from '../support/run-cli';
  * Issue 34: the Codex and OpenCode adapters keep no payload. The canary is planted in every payload field of
  * each format (SOURCES.md "Never store", plus ids, tool names built-in or MCP, cwd, git facts, titles, slugs,
  * versions that fail their pattern), in files that give a finding each, so the finding's outputs are checked
- * too: scan (JSON and table), the index's bytes, /api/agents, /api/findings, /api/summary, /api/files.
+ * too: scan (JSON and table), the index's bytes, /api/agents, /api/findings, /api/summary, /api/files. The OpenCode
+ * session is also written as OpenCode's legacy storage/ tree (issue 38), read a session at a time.
  */
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-agentpriv-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -125,6 +126,31 @@ function writeAgentFiles(root: string, c: string): void {
     ],
   };
   writeFileSync(join(root, 'opencode.jsonl'), JSON.stringify(doc, null, 2) + '\n');
+  writeStorageTree(join(root, 'opencode', 'storage'), doc);
+}
+
+/**
+ * Issue 38: the same session in OpenCode's legacy storage/ tree, one file per session, message and part. Its ids
+ * name its files (relative file names are what may leave the scanner, server/README.md), so they are plain ids here;
+ * every other field keeps the canary.
+ */
+function writeStorageTree(
+  storage: string,
+  doc: { info: Record<string, unknown>; messages: Array<{ info: Record<string, unknown>; parts: Array<Record<string, unknown>> }> },
+): void {
+  const put = (path: string, value: unknown) => {
+    mkdirSync(join(storage, path, '..'), { recursive: true });
+    writeFileSync(join(storage, path), JSON.stringify(value, null, 2));
+  };
+  put('session/global/ses_p.json', { ...doc.info, id: 'ses_p', projectID: 'global' });
+  doc.messages.forEach(({ info, parts }, i) => {
+    const mid = `msg_p${i}`;
+    put(`message/ses_p/${mid}.json`, { ...info, id: mid, sessionID: 'ses_p' });
+    parts.forEach((part, j) => {
+      const id = `prt_p${i}${String(j).padStart(2, '0')}`;
+      put(`part/${mid}/${id}.json`, { ...part, id, sessionID: 'ses_p', messageID: mid });
+    });
+  });
 }
 
 describe('Codex and OpenCode outputs hold no payload', () => {
@@ -136,10 +162,11 @@ describe('Codex and OpenCode outputs hold no payload', () => {
     const json = runCli(['scan', '--json', root]);
     const report = JSON.parse(json.stdout);
     expect(report.errors).toEqual([]);
-    expect(report.summary.files_read_by_agent).toEqual({ codex: 1, opencode: 1 });
+    expect(report.summary.files_read_by_agent).toEqual({ codex: 1, opencode: 2 });
     // Each file gives its finding, so every finding field is checked too.
     expect(report.findings.map((f: { agent: string; code: string }) => `${f.agent} ${f.code}`).sort()).toEqual([
       'codex orphan_tool_use',
+      'opencode unparseable_tool_input',
       'opencode unparseable_tool_input',
     ]);
     const table = runCli(['scan', root]);
@@ -151,7 +178,7 @@ describe('Codex and OpenCode outputs hold no payload', () => {
       expect(agents.status).toBe(200);
       expect(agents.json.rows.map((r: { agent: string; findings: number }) => [r.agent, r.findings])).toEqual([
         ['codex', 1],
-        ['opencode', 1],
+        ['opencode', 2],
       ]);
       for (const url of [
         '/api/agents',

@@ -61,6 +61,21 @@ export function readJsonDocument(path: string): DocumentRead {
   const braces = objectLines(text);
   if (keys === 'too_deep') return { status: 'failed', failure: { code: 'nesting_too_deep', line: braces.firstLine }, bytes: size };
   if (countKeyTokens(text) !== keys) return { status: 'failed', failure: { code: 'duplicate_key', line: braces.firstLine }, bytes: size };
+  return { status: 'ok', ...documentOfText(value, bytes, text, braces) };
+}
+
+/**
+ * A parsed document and the bytes it was parsed from: where each line starts (evidence digests
+ * re-read them) and the line of every object's opening brace. Also used for a document built here
+ * (OpenCode's storage tree, opencode-storage.ts), whose bytes are its export form.
+ */
+export function documentOfText(
+  value: unknown,
+  bytes: Buffer,
+  text: string,
+  braces = objectLines(text),
+): { document: JsonDocument; lineStarts: LineStarts; bytes: number } {
+  const size = bytes.length;
   const lineStarts = new LineStarts();
   let line = 0;
   let start = 0;
@@ -80,7 +95,7 @@ export function readJsonDocument(path: string): DocumentRead {
     lineCount: line,
     endsWithNewline,
   };
-  return { status: 'ok', document, lineStarts, bytes: size };
+  return { document, lineStarts, bytes: size };
 }
 
 interface Frame {

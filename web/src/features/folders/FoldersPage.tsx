@@ -4,6 +4,7 @@ import { IndexRunProgress } from '../../components/IndexRunProgress';
 import { READ_ONLY_TITLE } from '../../components/ReadOnlyBanner';
 import { EmptyState, ErrorBanner, Section, Skeleton } from '../../components/ui';
 import { formatCount, formatTimestamp } from '../../lib/format';
+import { CleanupNote, RetentionLine } from './RetentionNote';
 
 /** The folders the owner added (what is indexed): add, index, salvage setting, remove. */
 export function FoldersPage() {
@@ -30,19 +31,7 @@ export function FoldersPage() {
         <code>~/.claude/projects</code>.
       </p>
       <ErrorBanner error={add.error ?? remove.error ?? start.error ?? salvage.error ?? folders.error} />
-      {folders.data?.rows.some((r) => r.cleanup_note) && (
-        <div className="banner banner-warning" data-testid="cleanup-note">
-          <p>
-            Claude Code deletes transcripts older than <code>cleanupPeriodDays</code> — 30 days by default — when it starts. From now on this index keeps their
-            metadata (counts, codes, digests, versions, days) after they are deleted, so your history reaches further back than a month. To keep the transcripts
-            themselves, raise <code>cleanupPeriodDays</code> in your Claude Code settings (never to <code>0</code>: that stops transcripts being written at
-            all); this tool never edits your settings.{' '}
-            <a href="https://docs.claude.com/en/docs/claude-code/settings" target="_blank" rel="noreferrer">
-              Claude Code settings
-            </a>
-          </p>
-        </div>
-      )}
+      <CleanupNote folders={folders.data?.rows ?? []} />
       <Section title="Add a folder">
         <form
           className="add-form"
@@ -130,6 +119,7 @@ export function FoldersPage() {
                     <td>
                       {r.label}
                       {r.removed_at !== null && <div className="muted small">removed, history kept</div>}
+                      <RetentionLine folder={r} />
                     </td>
                     <td className="break">
                       <code>{r.path}</code>
