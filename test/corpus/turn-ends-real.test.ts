@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { indexDatabase } from '../../server/app/index-database';
 import { classifySessionEnd } from '../../server/detect/session-end';
-import { classifyTurnEnds } from '../../server/detect/turn-ends';
+import { classifyTurnEnds } from '../../server/detect/classify-turn-ends';
 import { getTurnEnds } from '../../server/query/get-turn-ends';
 import { scanFile } from '../../server/scan/scan-file';
 import { type Db, openDatabase } from '../../server/store/database';
