@@ -1,6 +1,6 @@
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';
 
-/** One point of the timeline: the bucket, its denominator, and per code the rate and its interval band. */
+/** One point of the timeline: the bucket, its denominator, and per code the rate, its interval band, its count and its opportunities. */
 export interface TimelinePoint {
   key: string;
   tool_use_turns: number;
@@ -20,6 +20,7 @@ export function timelineSeries(rows: readonly RateRow[], codes: readonly string[
         point[code] = i === null ? null : i.rate;
         point[`${code}__band`] = i === null ? null : [i.low, i.high];
         point[`${code}__count`] = c?.count ?? 0;
+        point[`${code}__n`] = c?.opportunities ?? 0;
       }
       return point;
     });
