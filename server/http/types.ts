@@ -19,7 +19,7 @@ export interface RouteContext {
   live: LiveFeed | null;
 }
 
-/** What a route hears of the folder watcher: its `update` event (server/live/live-events.ts declares them all). */
+/** What a route hears of the folder watcher: its `update` event (server/live/watcher-events.ts declares them all). */
 export interface LiveFeed {
   on(event: 'update', listener: (update: LiveUpdate) => void): unknown;
   off(event: 'update', listener: (update: LiveUpdate) => void): unknown;

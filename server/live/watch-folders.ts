@@ -6,7 +6,7 @@ import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { FolderWatch } from './folder-watch';
 import { type FilesUpdate, type LiveWriter, sameThreadWriter } from './index-files';
-import { type LiveEvents, TypedEmitter } from './live-events';
+import { type LiveEvents, TypedEmitter } from './watcher-events';
 
 export type { LiveUpdate };
 
@@ -39,7 +39,7 @@ const scanned = mayBeWalked;
  * Watches every root (folder-watch.ts: one OS watch per folder, none per file, no polling, links never followed)
  * and re-indexes only the files that changed, a short quiet time after the last change. Waits
  * while a full index runs (it would read the same files) and stops between files when one
- * starts. Emits only the events of LiveEvents (live-events.ts): 'update' with a LiveUpdate after
+ * starts. Emits only the events of LiveEvents (watcher-events.ts): 'update' with a LiveUpdate after
  * each change, which /api/index-runs/events forwards to the page as a `live` event.
  */
 export class RootWatcher extends TypedEmitter<LiveEvents> {
