@@ -42,7 +42,7 @@ export type FilterQuery = Static<typeof FilterQuery>;
 export const CodeRate = Type.Object({
   code: Type.String(),
   count: Type.Integer(),
-  /** What the code's rate is measured over (FINDING_OPPORTUNITY in shared/finding-codes.ts). */
+  /** What the code's rate is measured over (FINDING_OPPORTUNITY in shared/denominators.ts). */
   opportunity: Type.String(),
   /** How many such messages the row holds. */
   opportunities: Type.Integer(),

@@ -54,60 +54,6 @@ export const FINDING_DEFINITIONS: Record<FindingCode, string> = {
     'A model message (all rows sharing one message.id) whose blocks are only thinking or redacted_thinking and whose stop reason is max_tokens: the reply was cut while thinking, before any text or call; Claude Code writes no error row. output_tokens: the recorded count, when one is.',
 };
 
-/**
- * What a code's rate is measured over: the messages where it could have fired. A rate over
- * messages where a detector cannot fire would show a reassuring 0‰ where nothing was measured.
- * - tool_use_turns: messages whose stop reason is tool_use, or unknown with a tool_use block;
- * - stop_known_messages: messages with a recorded stop reason (2.1.12–2.1.52 record none);
- * - assistant_messages: every model message (harness-written rows excluded);
- * - capture_messages: messages read from stream captures (stream-json or SSE).
- */
-export const OPPORTUNITIES = ['tool_use_turns', 'stop_known_messages', 'assistant_messages', 'capture_messages'] as const;
-export type Opportunity = (typeof OPPORTUNITIES)[number];
-
-export const FINDING_OPPORTUNITY: Record<FindingCode, Opportunity> = {
-  missing_tool_use_block: 'stop_known_messages',
-  empty_tool_input_with_error_result: 'tool_use_turns',
-  text_leaked_tool_call: 'assistant_messages',
-  malformed_retry_injected: 'assistant_messages',
-  malformed_retry_exhausted: 'assistant_messages',
-  truncated_tool_use: 'stop_known_messages',
-  orphan_tool_use: 'tool_use_turns',
-  tool_result_internal_error: 'tool_use_turns',
-  api_tool_pairing_error: 'assistant_messages',
-  repeated_empty_tool_call: 'tool_use_turns',
-  zero_delta_tool_use: 'capture_messages',
-  tool_use_stop_without_block: 'capture_messages',
-  unparseable_tool_input: 'tool_use_turns',
-  input_mismatch: 'capture_messages',
-  malformed_tool_use_exhausted: 'capture_messages',
-  thinking_cut_at_max_tokens: 'stop_known_messages',
-};
-
-/** Why a code has no rate where its opportunities are zero: one reason code per opportunity. */
-export const NOT_MEASURABLE_REASON: Record<Opportunity, string> = {
-  tool_use_turns: 'no_tool_use_turns',
-  stop_known_messages: 'stop_reason_not_recorded',
-  assistant_messages: 'no_messages',
-  capture_messages: 'no_captures',
-};
-
-/** The sentence the page, report and export show for a reason code. */
-export const NOT_MEASURABLE_TEXT: Record<string, string> = {
-  no_tool_use_turns: 'not measurable (no tool-use turns)',
-  stop_reason_not_recorded: 'not measurable (stop reason not recorded)',
-  no_messages: 'not measurable (no model messages)',
-  no_captures: 'not measurable (no stream captures indexed)',
-};
-
-/** The denominators every rate row carries; a code's opportunities are one of them. */
-export interface Denominators {
-  assistant_messages: number;
-  tool_use_turns: number;
-  stop_known_messages: number;
-  capture_messages: number;
-}
-
 /** Bumped whenever a detector's rule changes, so reports say which definitions produced them. */
 export const DETECTOR_DEFINITIONS_VERSION = 5;
 

@@ -1,6 +1,6 @@
 import type { CodeRate, QuietCode, RateFigures } from './api-schemas';
-import { type Denominators, FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON } from './finding-codes';
-import { perThousand } from './statistics';
+import { codeFigures, type Denominators } from './denominators';
+import { type FindingCode, isFindingCode } from './finding-codes';
 
 /**
  * Rate answers sized to what is drawn (issue 32). /api/timeline, /api/versions and /api/version-models
@@ -19,16 +19,7 @@ export interface SparseRates<R> {
 
 /** A code's figures in a row where it has no finding: what the query layer's codeRate gives for a count of 0. */
 export function zeroCodeRate(code: FindingCode, d: Denominators): CodeRate {
-  const opportunity = FINDING_OPPORTUNITY[code];
-  const opportunities = d[opportunity];
-  return {
-    code,
-    count: 0,
-    opportunity,
-    opportunities,
-    per_1000_opportunities: perThousand(0, opportunities),
-    not_measurable: opportunities > 0 ? null : NOT_MEASURABLE_REASON[opportunity],
-  };
+  return codeFigures(code, 0, d);
 }
 
 /** Rows with every code (as the query layer makes them) → the sparse answer. */

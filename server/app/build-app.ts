@@ -11,7 +11,7 @@ import { requestGuard } from '../http/request-guard';
 import { responseCache } from '../http/response-cache';
 import { HELMET_OPTIONS } from '../http/security-headers';
 import { servePage } from '../http/static-page';
-import type { App, RouteContext } from '../http/types';
+import type { App, LiveFeed, RouteContext } from '../http/types';
 import { IndexRunner } from '../index/index-runner';
 import { agentRoutes } from '../routes/agents';
 import { compareRoutes } from '../routes/compare';
@@ -49,6 +49,8 @@ export interface AppOptions {
   progressIntervalMs?: number;
   /** The index was opened read-only, and why: every state change answers 409 `read_only` (null or absent: writable). */
   readOnly?: ReadOnlyReason | null;
+  /** The folder watcher, whose updates /api/index-runs/events forwards (absent: nothing is watched). */
+  live?: LiveFeed | null;
   /** For an index opened as an immutable snapshot: the connection to read now (reopened after another process wrote it), or null while it is being written. */
   currentDb?: () => Db | null;
 }
@@ -76,6 +78,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     demo: options.demo ?? false,
     toolVersion: options.toolVersion ?? '0.0.0',
     readOnly: options.readOnly ?? null,
+    live: options.live ?? null,
   };
 
   // A run still going when the server closes is stopped (its thread ends; what it committed stays).

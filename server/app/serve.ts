@@ -110,6 +110,7 @@ export async function startServer(options: ServeOptions) {
     toolVersion: toolVersion(),
     progressIntervalMs: options.progressIntervalMs,
     indexRuns,
+    live: watcher,
     readOnly,
     currentDb: followed?.current,
   });
@@ -118,9 +119,7 @@ export async function startServer(options: ServeOptions) {
     app.addHook('onResponse', async (request, reply) => {
       if (request.method !== 'GET' && request.url.startsWith('/api/folders') && reply.statusCode < 300) await watcher.syncRoots();
     });
-    watcher.on('watch-error', (label: string, code: string) =>
-      log(`Watching folder "${label}" failed (${code}): press Index on the page to index its changes.`),
-    );
+    watcher.on('watch-error', (label, code) => log(`Watching folder "${label}" failed (${code}): press Index on the page to index its changes.`));
     log('Watching your folders for changes (--no-watch to turn off).');
   }
   await app.listen({ host, port: options.port ?? 4319 });

@@ -1,5 +1,6 @@
 import type { CodeRate } from '../../shared/api-schemas';
-import { FINDING_OPPORTUNITY, NOT_MEASURABLE_TEXT, type Opportunity } from '../../shared/finding-codes';
+import { NOT_MEASURABLE_TEXT, opportunityOf } from '../../shared/denominators';
+import { opportunityWords } from '../../shared/format/opportunity-words';
 import { middleTruncate } from '../../shared/middle-truncate';
 import { SALVAGE_ADVICE } from '../../shared/salvage-advice';
 import { formatCoverage } from '../query/format-rate';
@@ -69,13 +70,6 @@ function filesLines(files: FileCounts | undefined, width: number): string[] {
 
 /** More days than this are shown as ISO weeks (unless --wide). */
 export const MAX_DAY_ROWS = 30;
-
-const OPPORTUNITY_TEXT: Record<Opportunity, string> = {
-  tool_use_turns: 'tool-use turns',
-  stop_known_messages: 'messages with a recorded stop reason',
-  assistant_messages: 'model messages',
-  capture_messages: 'messages read from stream captures',
-};
 
 const GAP = '  ';
 
@@ -163,7 +157,7 @@ function totalRow(rows: readonly RateRow[], codes: readonly string[]): RateRow {
       return {
         code,
         count,
-        opportunity: FINDING_OPPORTUNITY[code as keyof typeof FINDING_OPPORTUNITY],
+        opportunity: opportunityOf(code),
         opportunities,
         per_1000_opportunities: opportunities > 0 ? { rate: (count / opportunities) * 1000, low: 0, high: 0 } : null,
         not_measurable: opportunities > 0 ? null : (first?.not_measurable ?? null),
@@ -315,7 +309,7 @@ export function formatReport(report: TextReport, filters: RateFilters, options: 
   if (withFindings.length > 0) {
     out.push(...wrapText("n: findings; ‰: per 1,000 of the code's opportunities (the messages where it can occur):", lineWidth));
     const nameWidth = Math.max(...withFindings.map((c) => c.length));
-    for (const c of withFindings) out.push(...wrapText(`  ${c.padEnd(nameWidth)}  per 1,000 ${OPPORTUNITY_TEXT[FINDING_OPPORTUNITY[c]]}`, lineWidth, '      '));
+    for (const c of withFindings) out.push(...wrapText(`  ${c.padEnd(nameWidth)}  per 1,000 ${opportunityWords(opportunityOf(c))}`, lineWidth, '      '));
   } else {
     out.push('No findings in this selection.');
   }

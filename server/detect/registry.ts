@@ -1,9 +1,9 @@
 import { apiToolPairingError } from './api-tool-pairing-error';
-import { inputMismatch } from './capture/input-mismatch';
-import { malformedToolUseExhausted } from './capture/malformed-tool-use-exhausted';
-import { toolUseStopWithoutBlock } from './capture/tool-use-stop-without-block';
-import { unparseableToolInputCapture } from './capture/unparseable-tool-input';
-import { zeroDeltaToolUse } from './capture/zero-delta-tool-use';
+import { inputMismatch } from './capture/input-mismatch-capture';
+import { malformedToolUseExhausted } from './capture/malformed-tool-use-exhausted-capture';
+import { toolUseStopWithoutBlock } from './capture/tool-use-stop-without-block-capture';
+import { unparseableToolInputCapture } from './capture/unparseable-tool-input-capture';
+import { zeroDeltaToolUse } from './capture/zero-delta-tool-use-capture';
 import type { AnyDetector } from './detector';
 import { emptyToolInputWithErrorResult } from './empty-tool-input-with-error-result';
 import { malformedRetryExhausted } from './malformed-retry-exhausted';

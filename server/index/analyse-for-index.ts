@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type { SessionEnd } from '../../shared/session-ends';
 import type { TurnEnd, TurnEndApiErrorKind } from '../../shared/turn-ends';
 import { analyseFileAndSource, type FileAnalysis, hashMessageId } from '../detect/analyse-file';
+import { classifyTurnEnds } from '../detect/classify-turn-ends';
 import { classifySessionEnd } from '../detect/session-end';
-import { classifyTurnEnds } from '../detect/turn-ends';
 import type { CaptureFile } from '../scan/capture-model';
 import type { AssistantMessage, TranscriptFile } from '../scan/transcript-model';
 

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
 import { childPath } from '../scan/file-name-bytes';
@@ -7,6 +6,7 @@ import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { FolderWatch } from './folder-watch';
 import { type FilesUpdate, type LiveWriter, sameThreadWriter } from './index-files';
+import { type LiveEvents, TypedEmitter } from './watcher-events';
 
 export type { LiveUpdate };
 
@@ -39,10 +39,10 @@ const scanned = mayBeWalked;
  * Watches every root (folder-watch.ts: one OS watch per folder, none per file, no polling, links never followed)
  * and re-indexes only the files that changed, a short quiet time after the last change. Waits
  * while a full index runs (it would read the same files) and stops between files when one
- * starts. Emits 'update' with a LiveUpdate after each change, and publishes it on the index
- * runner as a 'live' event, which /api/index-runs/events forwards to the page.
+ * starts. Emits only the events of LiveEvents (watcher-events.ts): 'update' with a LiveUpdate after
+ * each change, which /api/index-runs/events forwards to the page as a `live` event.
  */
-export class RootWatcher extends EventEmitter {
+export class RootWatcher extends TypedEmitter<LiveEvents> {
   private readonly watchers = new Map<number, { root: RootRow; watcher: FolderWatch }>();
   private readonly pending = new Map<number, Set<string>>();
   private readonly writing = new Map<string, number>();
@@ -274,7 +274,6 @@ export class RootWatcher extends EventEmitter {
           at: new Date().toISOString(),
         };
         this.emit('update', live);
-        this.indexRuns.emit('live', live);
       }
     })();
     try {

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import type { EvidenceReport, Redaction, RegressionVerdict, VerdictCard } from '../../shared/api-schemas';
-import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
+import { opportunityOf } from '../../shared/denominators';
+import { DETECTOR_DEFINITIONS_VERSION, FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
+import { opportunityWords } from '../../shared/format/opportunity-words';
 import { formatP } from '../../shared/format/p-value';
 import { formatPerMilleNumber } from '../../shared/format/per-mille';
 import { perThousand } from '../../shared/statistics';
@@ -71,13 +73,8 @@ export function effortLevels(_db: Db, _filters: RateFilters): string[] | null {
   return null;
 }
 
-const OPPORTUNITY_WORDS: Record<string, string> = {
-  tool_use_turns: 'tool-use turns',
-  stop_known_messages: 'messages with a recorded stop reason',
-  assistant_messages: 'model messages',
-  capture_messages: 'stream-captured messages',
-};
-export const opportunityWords = (code: string) => OPPORTUNITY_WORDS[FINDING_OPPORTUNITY[code as FindingCode] ?? 'tool_use_turns'] ?? 'tool-use turns';
+/** The words for what a code's rate is over (shared/format's words for its opportunity). */
+const codeOpportunityWords = (code: string) => opportunityWords(opportunityOf(code));
 
 /** Versions as words: up to six listed, else the first and last. */
 export function versionWords(versions: readonly string[]): string {
@@ -89,7 +86,7 @@ export function versionWords(versions: readonly string[]): string {
 
 /** Pooled findings over the code's own opportunities on some version rows. */
 function sideOf(label: string, rows: RateRow[], code: string): Side {
-  const opportunity = FINDING_OPPORTUNITY[code as FindingCode] ?? 'tool_use_turns';
+  const opportunity = opportunityOf(code);
   let count = 0;
   let opportunities = 0;
   for (const r of rows) {
@@ -194,7 +191,7 @@ export function leadVerdict(verdicts: readonly RegressionVerdict[]): RegressionV
 
 const sideWords = (s: Side, code: string) => {
   const r = s.per_1000_opportunities;
-  return `${s.label}: ${s.count} in ${s.opportunities.toLocaleString('en-US')} ${opportunityWords(code)}${r ? ` (${formatPerMilleNumber(r.rate)}‰, 95% interval ${formatPerMilleNumber(r.low)}–${formatPerMilleNumber(r.high)}‰)` : ''}`;
+  return `${s.label}: ${s.count} in ${s.opportunities.toLocaleString('en-US')} ${codeOpportunityWords(code)}${r ? ` (${formatPerMilleNumber(r.rate)}‰, 95% interval ${formatPerMilleNumber(r.low)}–${formatPerMilleNumber(r.high)}‰)` : ''}`;
 };
 
 /** Title and first paragraph of a one-claim report: the code, where and when it was seen, before and after, the test. */

@@ -1,5 +1,5 @@
 import type { EvidenceReport } from '../../shared/api-schemas';
-import { NOT_MEASURABLE_TEXT } from '../../shared/finding-codes';
+import { NOT_MEASURABLE_TEXT } from '../../shared/denominators';
 import { formatPerMille } from '../../shared/format/per-mille';
 import { printable } from '../../shared/printable';
 import { versionWords } from './build-evidence-report';

@@ -1,17 +1,10 @@
 import type { Interval } from '../../shared/api-schemas';
-import { NOT_MEASURABLE_TEXT, type Opportunity } from '../../shared/finding-codes';
+import { NOT_MEASURABLE_TEXT, type Opportunity } from '../../shared/denominators';
+import { OPPORTUNITY_WORDS } from '../../shared/format/opportunity-words';
 
-/** The words a sentence uses for what a rate is over. */
-export const OPPORTUNITY_LABEL: Record<Opportunity, string> = {
-  tool_use_turns: 'tool-use turns',
-  stop_known_messages: 'messages with a recorded stop reason',
-  assistant_messages: 'model messages',
-  capture_messages: 'stream-capture messages',
-};
-
-/** The label for an opportunity name as the API spells it (tool-use turns for anything unknown). */
+/** The label for an opportunity name as the API spells it (tool-use turns for anything unknown); the words are shared/format's. */
 export function opportunityLabel(opportunity: string): string {
-  return OPPORTUNITY_LABEL[opportunity as Opportunity] ?? OPPORTUNITY_LABEL.tool_use_turns;
+  return OPPORTUNITY_WORDS[opportunity as Opportunity] ?? OPPORTUNITY_WORDS.tool_use_turns;
 }
 
 /** "not measurable (stop reason not recorded)" for a reason code; the code itself if unknown. */

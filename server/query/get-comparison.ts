@@ -1,6 +1,6 @@
 import type { CompareResponse } from '../../shared/api-schemas';
 import { DayPattern } from '../../shared/api-schemas';
-import { FINDING_OPPORTUNITY, isFindingCode } from '../../shared/finding-codes';
+import { opportunityOf } from '../../shared/denominators';
 import { fisherExact, rateRatio } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
@@ -112,7 +112,7 @@ export function getComparison(db: Db, a: string, b: string, common: RateFilters)
     method: COMPARE_METHOD,
     rows: sa.codes.map((ca) => {
       const cb = sb.codes.find((c) => c.code === ca.code);
-      const opportunity = isFindingCode(ca.code) ? FINDING_OPPORTUNITY[ca.code] : 'tool_use_turns';
+      const opportunity = opportunityOf(ca.code);
       const [ka, na] = [ca.count, ca.opportunities];
       const [kb, nb] = [cb?.count ?? 0, cb?.opportunities ?? 0];
       const none = ka + kb === 0;

@@ -1,5 +1,6 @@
 import type { CodeRate, RateFigures, SideFigures } from '../../shared/api-schemas';
-import { type Denominators, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
+import { codeFigures, type Denominators, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/denominators';
+import { FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import { perThousand } from '../../shared/statistics';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
@@ -103,16 +104,7 @@ export function denominatorsOf(d: StoredDenominators): RowDenominators {
  * Rates per 1,000 messages and per 1,000 tool-use turns are kept beside it.
  */
 export function codeRate(code: FindingCode, count: number, d: Denominators): CodeRate {
-  const opportunity = FINDING_OPPORTUNITY[code];
-  const opportunities = d[opportunity];
-  return {
-    code,
-    count,
-    opportunity,
-    opportunities,
-    per_1000_opportunities: perThousand(count, opportunities),
-    not_measurable: opportunities > 0 ? null : NOT_MEASURABLE_REASON[opportunity],
-  };
+  return codeFigures(code, count, d);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CardCode, CardSide, RegressionsResponse, RegressionVerdict, SideFigures, VerdictCard } from '../../shared/api-schemas';
-import { FINDING_OPPORTUNITY, type FindingCode, isFindingCode, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/finding-codes';
+import { NOT_MEASURABLE_REASON, type Opportunity, opportunityOf } from '../../shared/denominators';
 import { opportunityWords } from '../../shared/format/opportunity-words';
 import { formatP } from '../../shared/format/p-value';
 import { fisherExact, perThousand, rateRatio } from '../../shared/statistics';
@@ -45,7 +45,6 @@ export function cellsOf(rows: RateRow[], code: string): { cells: Cell[]; notMeas
   return { cells, notMeasurable };
 }
 
-const opportunityOf = (code: string): Opportunity => (isFindingCode(code) ? FINDING_OPPORTUNITY[code] : 'tool_use_turns');
 const fmtRate = (f: SideFigures) => `${((f.count / Math.max(1, f.opportunities)) * 1000).toFixed(1)}‰`;
 const sum = (cells: Cell[]) => cells.reduce((acc, c) => ({ k: acc.k + c.k, n: acc.n + c.n, t: acc.t + (c.t ?? c.n) }), { k: 0, n: 0, t: 0 });
 const who = (code: string, model: string | null) => `${code}${model ? ` (${model})` : ''}`;
@@ -348,7 +347,7 @@ function cardCode(code: string, cells: CardCell[], change: ChangePoint): CardCod
   const after = side(cells.slice(change.i));
   return {
     code,
-    opportunity: FINDING_OPPORTUNITY[code as FindingCode],
+    opportunity: opportunityOf(code),
     before,
     after,
     rate_ratio: before.count + after.count === 0 ? null : rateRatio(after.count, after.opportunities, before.count, before.opportunities),
@@ -410,7 +409,7 @@ export function buildCards(
     const beforeN = cells.slice(0, idx).reduce((n, c) => n + c.n, 0);
     if (holding.n >= MIN_OPPORTUNITIES && (dimension === 'day' || beforeN >= MIN_OPPORTUNITIES)) continue; // tested: no regression
     const need = Math.max(MIN_OPPORTUNITIES - holding.n, idx === 0 || dimension === 'day' ? 0 : MIN_OPPORTUNITIES - beforeN, 1);
-    const opportunity = FINDING_OPPORTUNITY[code as FindingCode];
+    const opportunity = opportunityOf(code);
     const id = `${holding.key}|${opportunity}`;
     let g = thin.get(id);
     if (!g) thin.set(id, (g = { key: holding.key, need, opportunity, first: Number.POSITIVE_INFINITY, codes: [] }));

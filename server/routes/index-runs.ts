@@ -45,12 +45,12 @@ export function indexRunRoutes(app: App, ctx: RouteContext): void {
     ctx.indexRuns.on('progress', send);
     // Live updates from the folder watcher (server/live): counts, codes and finding ids only.
     const live = (update: unknown) => res.write(`event: live\ndata: ${JSON.stringify(update)}\n\n`);
-    ctx.indexRuns.on('live', live);
+    ctx.live?.on('update', live);
     const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
     request.raw.on('close', () => {
       clearInterval(ping);
       ctx.indexRuns.off('progress', send);
-      ctx.indexRuns.off('live', live);
+      ctx.live?.off('update', live);
     });
   });
 }

@@ -2,12 +2,12 @@ import type { Agent } from '../../shared/agents';
 import type { FormatHint } from '../../shared/format-hints';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import type { AdapterContext, AdapterOutcome, AgentAdapter, RowsReader } from './agents/adapter';
+import { DOCUMENT_ADAPTERS, ROWS_ADAPTERS } from './agents/adapter-registry';
 import { claudeCodeAdapter } from './agents/claude-code';
 import { GEMINI_MARKDOWN_HEADING } from './agents/gemini-cli';
 import { openCodeAdapter } from './agents/opencode';
 import { readStorageSession, storageSessionOf } from './agents/opencode-storage';
 import { readJsonDocument } from './agents/read-document';
-import { DOCUMENT_ADAPTERS, ROWS_ADAPTERS } from './agents/registry';
 import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { QUIET_PERIOD_MS, readJsonRows, type ScanFailure } from './read-json-rows';
@@ -98,7 +98,7 @@ function unclaimed(first: unknown, line: number): ScanFailure {
 /**
  * Reads one transcript and builds its model, failing closed at the first bad line (see
  * readJsonRows) or at a row whose structure the detectors rely on. The format is decided from the
- * content (issue 34): the adapters of the registry (agents/registry.ts) are offered the first
+ * content (issue 34): the adapters of the registry (agents/adapter-registry.ts) are offered the first
  * non-blank row; a file whose first line is not a JSON value on its own but which parses whole is
  * offered, as one document, to the document adapters.
  */

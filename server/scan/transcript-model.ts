@@ -182,3 +182,24 @@ export interface TranscriptFile {
    */
   modelMessages?: number;
 }
+
+/** A model with nothing in it, for an adapter to fill or a test to build on: every list empty, no timestamps, no session. */
+export function emptyTranscript(): TranscriptFile {
+  return {
+    messages: [],
+    toolResults: [],
+    lineCount: 0,
+    endsWithNewline: true,
+    firstTimestamp: null,
+    lastTimestamp: null,
+    sessionId: null,
+    sidechain: false,
+    nudges: [],
+    interrupts: [],
+    prompts: [],
+    sidechainUserLines: [],
+    diagnostics: [],
+    compactBoundaries: [],
+    salvaged: [],
+  };
+}

@@ -1,5 +1,6 @@
 import { DayPattern } from '../../shared/api-schemas';
-import { DETECTOR_DEFINITIONS_VERSION, FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode, type Opportunity } from '../../shared/finding-codes';
+import { FINDING_OPPORTUNITY, type Opportunity } from '../../shared/denominators';
+import { DETECTOR_DEFINITIONS_VERSION, FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import { safeModelId, safeVersion } from '../../shared/metadata-patterns';
 import { SESSION_CAP } from '../query/get-regressions';
 import type { AggregateFacts } from './get-aggregate-facts';

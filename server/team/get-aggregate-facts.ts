@@ -1,4 +1,5 @@
-import { type Denominators, FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
+import type { Denominators } from '../../shared/denominators';
+import { FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import { DENOMINATOR_SUMS_SQL, denominatorsOf, type StoredDenominators } from '../query/get-rates';
 import { SESSION_CAP } from '../query/get-regressions';
 import type { Db } from '../store/database';

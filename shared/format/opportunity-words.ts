@@ -1,4 +1,4 @@
-import type { Opportunity } from '../finding-codes';
+import type { Opportunity } from '../denominators';
 
 /** Plain words for what a code's rate is over, for cards, tooltips and the glossary. */
 export const OPPORTUNITY_WORDS: Record<Opportunity, string> = {

@@ -4,16 +4,13 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/app/index-database';
-import { startServer } from '../../server/app/serve';
-import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
-import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import type { TimelineResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
-import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { requireChromiumOrSkip } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { LONG_MODEL, writeClaimCorpus } from '../support/claim-corpus';
+import { type PageServer, startPageServer } from '../support/page-server';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts');
 mkdirSync(artifacts, { recursive: true });
@@ -21,26 +18,20 @@ mkdirSync(artifacts, { recursive: true });
 describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('evidence page: issue copy and chart images (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-evpage-'));
   const canary = newCanary();
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let served: PageServer;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    await ensureWebBuild(() => {});
-    generateDemoCorpus({ out: join(tmp, 'demo'), seed: 21, sessions: 60, canary });
-    const dbPath = join(tmp, 'index.db');
-    const db = openDatabase(dbPath);
-    addRoot(db, join(tmp, 'demo/projects'), 'demo');
-    await indexDatabase(db, { analyser: 'inline' });
-    db.close();
-    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
-    base = server.url.replace(/\/$/, '');
-    browser = await launchChromium();
+    served = await startPageServer(tmp, (db) => {
+      generateDemoCorpus({ out: join(tmp, 'demo'), seed: 21, sessions: 60, canary });
+      addRoot(db, join(tmp, 'demo/projects'), 'demo');
+    });
+    ({ browser, base } = served);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await served?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -115,25 +106,19 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
 
 describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 28: the report chart cannot mislead; the day card says where it starts', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-claimpage-'));
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let served: PageServer;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    await ensureWebBuild(() => {});
-    const dbPath = join(tmp, 'index.db');
-    const db = openDatabase(dbPath);
-    addRoot(db, writeClaimCorpus(join(tmp, 'corpus')), 'claim');
-    await indexDatabase(db, { analyser: 'inline' });
-    db.close();
-    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
-    base = server.url.replace(/\/$/, '');
-    browser = await launchChromium();
+    served = await startPageServer(tmp, (db) => {
+      addRoot(db, writeClaimCorpus(join(tmp, 'corpus')), 'claim');
+    });
+    ({ browser, base } = served);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await served?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 

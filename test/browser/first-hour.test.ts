@@ -5,52 +5,47 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/app/index-database';
-import { startServer } from '../../server/app/serve';
-import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
-import { openDatabase } from '../../server/store/database';
 import { addRoot, setRootSalvage } from '../../server/store/roots';
-import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { requireChromiumOrSkip } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';
 import { fixturesRoot } from '../support/detector-fixtures';
+import { type PageServer, startPageServer } from '../support/page-server';
 
 describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page fixes (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-first-hour-'));
   const canary = newCanary();
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let served: PageServer;
   let browser: Browser;
   let base: string;
   const api = async <T>(path: string) => (await (await fetch(base + path)).json()) as T;
 
   beforeAll(async () => {
-    await ensureWebBuild(() => {});
-    const context = writeContextFixtures(tmp, canary);
-    // A copy of one transcript in another project folder: one session, two files.
-    mkdirSync(join(context, '-home-user-project-copy'));
-    cpSync(join(context, '-home-user-project', 'compaction.jsonl'), join(context, '-home-user-project-copy', 'compaction.jsonl'));
-    generateDemoCorpus({ out: join(tmp, 'demo'), seed: 17, sessions: 40, canary });
-    const dbPath = join(tmp, 'index.db');
-    const db = openDatabase(dbPath);
-    addRoot(db, join(tmp, 'demo/projects'), 'demo');
-    addRoot(db, context, 'context');
-    // Two rows on one line, in a folder read with salvage and in one that is not.
-    for (const name of ['salvaged', 'damaged']) {
-      mkdirSync(join(tmp, name));
-      cpSync(join(fixturesRoot, 'errors/concatenated_rows.jsonl'), join(tmp, name, 'two-rows.jsonl'));
-    }
-    setRootSalvage(db, addRoot(db, join(tmp, 'salvaged'), 'salvaged').id, true);
-    addRoot(db, join(tmp, 'damaged'), 'damaged');
-    await indexDatabase(db, { analyser: 'inline' });
-    db.close();
-    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {}, watch: false });
-    base = server.url.replace(/\/$/, '');
-    browser = await launchChromium();
+    served = await startPageServer(
+      tmp,
+      (db) => {
+        const context = writeContextFixtures(tmp, canary);
+        // A copy of one transcript in another project folder: one session, two files.
+        mkdirSync(join(context, '-home-user-project-copy'));
+        cpSync(join(context, '-home-user-project', 'compaction.jsonl'), join(context, '-home-user-project-copy', 'compaction.jsonl'));
+        generateDemoCorpus({ out: join(tmp, 'demo'), seed: 17, sessions: 40, canary });
+        addRoot(db, join(tmp, 'demo/projects'), 'demo');
+        addRoot(db, context, 'context');
+        // Two rows on one line, in a folder read with salvage and in one that is not.
+        for (const name of ['salvaged', 'damaged']) {
+          mkdirSync(join(tmp, name));
+          cpSync(join(fixturesRoot, 'errors/concatenated_rows.jsonl'), join(tmp, name, 'two-rows.jsonl'));
+        }
+        setRootSalvage(db, addRoot(db, join(tmp, 'salvaged'), 'salvaged').id, true);
+        addRoot(db, join(tmp, 'damaged'), 'damaged');
+      },
+      { watch: false },
+    );
+    ({ browser, base } = served);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await served?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 

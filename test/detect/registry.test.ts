@@ -6,8 +6,9 @@ import { FINDING_CODES } from '../../shared/finding-codes';
 
 const root = join(import.meta.dirname, '../..');
 const dashed = (code: string) => code.replaceAll('_', '-');
-// A capture detector lives in server/detect/capture/, a transcript detector in server/detect/.
-const sourceFile = (d: (typeof DETECTORS)[number]) => join(root, 'server/detect', d.source === 'capture' ? 'capture' : '', `${dashed(d.code)}.ts`);
+// A capture detector lives in server/detect/capture/<code>-capture.ts, a transcript detector in server/detect/<code>.ts.
+const sourceFile = (d: (typeof DETECTORS)[number]) =>
+  join(root, 'server/detect', d.source === 'capture' ? `capture/${dashed(d.code)}-capture.ts` : `${dashed(d.code)}.ts`);
 
 describe('the registry: adding a detector is a source file, a fixture folder, a test and a registry line', () => {
   it('holds one detector per code and kind of file, and every finding code has one', () => {

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, OPPORTUNITIES } from '../../shared/denominators';
 import { FINDING_CODES } from '../../shared/finding-codes';
+import { OPPORTUNITY_WORDS } from '../../shared/format/opportunity-words';
 import { SCAN_ERROR_CODES } from '../../shared/scan-errors';
 
 const root = join(import.meta.dirname, '../..');
@@ -42,6 +44,21 @@ describe('the reference documents stay complete', () => {
   });
   it('server/scan/README.md documents every scan error code', () => {
     expect(tableCodes('server/scan/README.md', 'Fail closed').sort()).toEqual([...SCAN_ERROR_CODES].sort());
+  });
+  it('server/query/README.md gives every code the denominator shared/denominators.ts gives it', () => {
+    const rows = [
+      ...docSection('server/query/README.md', 'Denominators: every rate over its own opportunities').matchAll(
+        /^\| `(\w+)` \| ([^|]+) \| `(\w+)` \| (.+) \|$/gm,
+      ),
+    ];
+    expect(rows.map((r) => r[1]).sort()).toEqual([...OPPORTUNITIES].sort());
+    for (const [, opportunity, words, reason, codes] of rows) {
+      const o = opportunity as (typeof OPPORTUNITIES)[number];
+      expect(words, o).toBe(OPPORTUNITY_WORDS[o]);
+      expect(reason, o).toBe(NOT_MEASURABLE_REASON[o]);
+      const listed = [...codes!.matchAll(/`(\w+)`/g)].map((m) => m[1]!).sort();
+      expect(listed, o).toEqual(FINDING_CODES.filter((code) => FINDING_OPPORTUNITY[code] === o).sort());
+    }
   });
 });
 

@@ -7,7 +7,8 @@ import { getComparison } from '../../server/query/get-comparison';
 import type { RateRow } from '../../server/query/get-rates';
 import { codeRate, denominatorsOf } from '../../server/query/get-rates';
 import { cellsOf, dayVerdict, getRegressions, MIN_OPPORTUNITIES, versionVerdict } from '../../server/query/get-regressions';
-import { FINDING_CODES, FINDING_OPPORTUNITY, type FindingCode } from '../../shared/finding-codes';
+import { FINDING_OPPORTUNITY } from '../../shared/denominators';
+import { FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
 import { indexedDemoCorpus } from '../support/fixture-cache';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-regr-'));

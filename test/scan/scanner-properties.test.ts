@@ -124,7 +124,7 @@ describe('property: duplicate keys', () => {
 describe('property: stream deltas', () => {
   it('any split of a valid tool input into input_json_delta chunks reassembles to the same value', async () => {
     const { CaptureBuilder } = await import('../../server/scan/build-capture');
-    const { sameJson } = await import('../../server/detect/capture/input-mismatch');
+    const { sameJson } = await import('../../server/detect/capture/input-mismatch-capture');
     fc.assert(
       fc.property(fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 3 })), fc.array(fc.nat(), { maxLength: 12 }), (input, cuts) => {
         const json = JSON.stringify(input);

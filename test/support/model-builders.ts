@@ -1,24 +1,8 @@
-import type { AssistantMessage, ToolResultFact, TranscriptFile } from '../../server/scan/transcript-model';
+import { type AssistantMessage, emptyTranscript, type ToolResultFact, type TranscriptFile } from '../../server/scan/transcript-model';
 
 /** A transcript model with neutral defaults, for rule-level detector tests. */
 export function transcriptOf(messages: AssistantMessage[], toolResults: ToolResultFact[] = []): TranscriptFile {
-  return {
-    messages,
-    toolResults,
-    lineCount: 100,
-    endsWithNewline: true,
-    firstTimestamp: null,
-    lastTimestamp: null,
-    sessionId: null,
-    sidechain: false,
-    nudges: [],
-    interrupts: [],
-    prompts: [],
-    sidechainUserLines: [],
-    diagnostics: [],
-    compactBoundaries: [],
-    salvaged: [],
-  };
+  return { ...emptyTranscript(), messages, toolResults, lineCount: 100 };
 }
 
 export function messageOf(over: Partial<AssistantMessage>): AssistantMessage {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { codeRate } from '../../server/query/get-rates';
-import { timelineSeries, whiskerPoint, whiskerRows, whiskerSeries, whiskerTop } from '../../web/src/charts/chart-data';
+import {
+  markClipped,
+  rateDomainTop,
+  thinMarkers,
+  timelineSeries,
+  timePoints,
+  whiskerPoint,
+  whiskerRows,
+  whiskerSeries,
+  whiskerTop,
+} from '../../web/src/charts/chart-data';
 import type { KeyedRow as RateRow } from '../../web/src/lib/keyed-rows';
 import { filtersFromSearch, toggleChip, toggleInList, toQueryString } from '../../web/src/lib/url-filters';
 
@@ -85,6 +95,30 @@ describe('chart data', () => {
     const half = { ...d, stop_known_messages: 500 };
     const [q] = timelineSeries([{ key: '2026-05-04', ...half, codes: [codeRate('missing_tool_use_block', 4, half)] }], ['missing_tool_use_block']);
     expect(q!.missing_tool_use_block).toBe(8);
+  });
+});
+
+describe('the time chart', () => {
+  it('puts a gap point between buckets with none, and a band only on the codes asked for, where they have findings', () => {
+    const rows = [row('2026-05-01', 20, 1), row('2026-05-02', 1000, 0), row('2026-05-04', 1000, 30)];
+    const points = timePoints(rows, ['missing_tool_use_block'], 'day', ['missing_tool_use_block']);
+    expect(points.map((p) => p.key)).toEqual(['2026-05-01', '2026-05-02', null, '2026-05-04']);
+    expect(points[1]!.missing_tool_use_block__band).toBeNull(); // a zero draws no band
+    expect(points[1]!.missing_tool_use_block__high).toBeGreaterThan(0); // but its bound is kept for the tooltip
+    expect(timePoints(rows, ['missing_tool_use_block'], 'day', []).every((p) => !p.missing_tool_use_block__band)).toBe(true);
+    // 1 in 20 (50‰, interval to ~236‰) runs past a top fitted to the rates: marked at the top, once.
+    const top = rateDomainTop(points, ['missing_tool_use_block']);
+    expect(top).toBe(60);
+    expect(markClipped(points, ['missing_tool_use_block'], top)).toBe(1);
+    expect(points.map((p) => p.missing_tool_use_block__clipped ?? null)).toEqual([60, null, null, null]);
+  });
+
+  it('thins marker labels to a gap, the kept ones first, and returns them by day', () => {
+    const m = (day: string, label: string) => ({ day, label, kind: 'version' as const });
+    const markers = [m('2026-05-01', '2.1.1'), m('2026-05-02', '2.1.2'), m('2026-05-03', '2.1.3'), m('2026-05-09', '2.1.4')];
+    const x = (day: string) => Number(day.slice(8)) * 40; // 40 px a day
+    expect(thinMarkers(markers, x, 70, []).map((k) => k.label)).toEqual(['2.1.1', '2.1.3', '2.1.4']);
+    expect(thinMarkers(markers, x, 70, ['2.1.2']).map((k) => k.label)).toEqual(['2.1.2', '2.1.4']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { safeEffort, safeModelId, safeTimestamp, safeVersion, utcDay } from '../../../shared/metadata-patterns';
-import type { AssistantMessage, TranscriptFile } from '../transcript-model';
+import { type AssistantMessage, emptyTranscript, type TranscriptFile } from '../transcript-model';
 import type { RowsAdapter, RowsReader } from './adapter';
-import { addBlockType, emptyTranscript, isObject, modelMessage } from './shared-facts';
+import { addBlockType, isObject, modelMessage } from './shared-facts';
 
 /** Codex CLI rollout row types (../shared/corpus/agents/SOURCES.md). */
 const ROW_TYPES = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted']);

@@ -3,6 +3,7 @@ import { safeBlockType, safeTimestamp } from '../../../shared/metadata-patterns'
 import type { ErrorKind } from '../harness-markers';
 import {
   type AssistantMessage,
+  emptyTranscript,
   emptyVersionDiagnostics,
   type SalvagedLine,
   type ToolResultFact,
@@ -166,6 +167,7 @@ export class EventModel {
       if (m.blockTypes.includes('tool_use')) d.toolUseRows++;
     }
     return {
+      ...emptyTranscript(),
       messages: this.messages,
       toolResults: this.toolResults,
       lineCount,
@@ -174,7 +176,6 @@ export class EventModel {
       lastTimestamp: this.lastTimestamp,
       sessionId: this.sessionId,
       sidechain: this.sidechain,
-      nudges: [],
       interrupts: this.interrupts,
       prompts: this.prompts,
       sidechainUserLines: this.sidechainUserLines,

@@ -1,7 +1,7 @@
 import { safeModelId, safeTimestamp, safeVersion, utcDay } from '../../../shared/metadata-patterns';
-import type { AssistantMessage, ToolResultFact, TranscriptFile } from '../transcript-model';
+import { type AssistantMessage, emptyTranscript, type ToolResultFact, type TranscriptFile } from '../transcript-model';
 import type { AdapterFailure, AdapterOutcome, DocumentAdapter, JsonDocument } from './adapter';
-import { addBlockType, emptyTranscript, isEmptyObject, isObject, type Json, modelMessage } from './shared-facts';
+import { addBlockType, isEmptyObject, isObject, type Json, modelMessage } from './shared-facts';
 
 /** The marker OpenCode writes into the `invalid` tool's input when a call's arguments did not parse (a fixed string, matched, never kept). */
 const JSON_PARSE_FAILED = 'JSON parsing failed';

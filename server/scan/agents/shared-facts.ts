@@ -1,4 +1,4 @@
-import type { AssistantMessage, TranscriptFile } from '../transcript-model';
+import type { AssistantMessage } from '../transcript-model';
 
 export type Json = Record<string, unknown>;
 
@@ -32,27 +32,6 @@ export function modelMessage(index: number, messageId: string, fields: Pick<Assi
     abortedMidStream: false,
     apiErrorKind: null,
     ...fields,
-  };
-}
-
-/** A model with nothing in it, for an adapter to fill: the Claude Code-only lists stay empty. */
-export function emptyTranscript(): TranscriptFile {
-  return {
-    messages: [],
-    toolResults: [],
-    lineCount: 0,
-    endsWithNewline: true,
-    firstTimestamp: null,
-    lastTimestamp: null,
-    sessionId: null,
-    sidechain: false,
-    nudges: [],
-    interrupts: [],
-    prompts: [],
-    sidechainUserLines: [],
-    diagnostics: [],
-    compactBoundaries: [],
-    salvaged: [],
   };
 }
 

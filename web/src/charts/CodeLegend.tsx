@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { FINDING_DEFINITIONS, FINDING_OPPORTUNITY, type FindingCode, isFindingCode } from '../../../shared/finding-codes';
+import { FINDING_OPPORTUNITY } from '../../../shared/denominators';
+import { FINDING_DEFINITIONS, type FindingCode, isFindingCode } from '../../../shared/finding-codes';
 import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { codeLabel } from '../lib/format';
 import { codeColor, codeDash } from './colors';

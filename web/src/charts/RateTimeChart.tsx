@@ -1,62 +1,23 @@
 import { useRef, useState } from 'react';
-import { Area, Bar, Brush, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { Area, Bar, Brush, CartesianGrid, ComposedChart, Line, ReferenceArea, ReferenceLine, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
 import { codeLabel, formatCount, formatPerMille } from '../lib/format';
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';
 import { CodeLegend } from './CodeLegend';
+import { markClipped, rateDomainTop, type TimePoint, thinMarkers, timePoints } from './chart-data';
 import { codeColor, codeDash } from './colors';
 import type { ChartMarker } from './markers';
 import { dayMs, nextBucket, type TimeBucket, timeTicks } from './scale';
 import { useWidth } from './use-width';
 
-interface Point {
-  t: number;
-  key: string | null;
-  tool_use_turns: number | null;
-  [series: string]: number | string | null | [number, number];
-}
-
-/** Points on a real time axis: one per bucket, and a null point in each gap so lines break there. */
-export function timePoints(rows: readonly RateRow[], codes: readonly string[], bucket: TimeBucket, band: string | null): Point[] {
-  const out: Point[] = [];
-  const keyed = rows.filter((r) => r.key !== null);
-  keyed.forEach((r, i) => {
-    const p: Point = { t: dayMs(r.key!), key: r.key, tool_use_turns: r.tool_use_turns };
-    for (const code of codes) {
-      const c = r.codes.find((x) => x.code === code);
-      const rate = c?.per_1000_opportunities ?? null; // null: not measurable, a gap
-      p[code] = rate === null ? null : rate.rate;
-      p[`${code}__count`] = c?.count ?? 0;
-      p[`${code}__n`] = c?.opportunities ?? 0;
-      p[`${code}__high`] = rate?.high ?? null;
-      // A band only for the focused code and only where it has findings: a zero draws none.
-      p[`${code}__band`] = code === band && rate !== null && (c?.count ?? 0) > 0 ? [rate.low, rate.high] : null;
-    }
-    out.push(p);
-    const next = keyed[i + 1];
-    if (next && next.key! > nextBucket(r.key!, bucket)) {
-      const gap: Point = { t: dayMs(nextBucket(r.key!, bucket)), key: null, tool_use_turns: null };
-      for (const code of codes) gap[code] = null;
-      out.push(gap);
-    }
-  });
-  return out;
-}
-
-/** The y-axis top: fits the observed rates (not the intervals), rounded up. */
-export function rateDomainTop(points: readonly Point[], codes: readonly string[]): number {
-  let max = 0;
-  for (const p of points) for (const c of codes) if (typeof p[c] === 'number') max = Math.max(max, p[c] as number);
-  if (max <= 0) return 1;
-  const mag = 10 ** Math.floor(Math.log10(max * 1.15));
-  return Math.ceil((max * 1.15) / mag) * mag;
-}
-
 const BUCKET_WORD: Record<TimeBucket, string> = { day: 'day', week: 'week (from Monday)', month: 'month' };
 
 /**
- * Rate per 1,000 of each code's own opportunities, per day, week or month, on a real time
- * axis (years marked, gaps to scale), the tool-use turns as bars on a second axis, and markers
- * only where a verdict or the user names a version. Receives rows; never fetches.
+ * The one time chart: rate per 1,000 of each code's own opportunities, per day, week or month,
+ * on a real time axis (years marked, gaps to scale), the tool-use turns as bars on a second
+ * axis, and markers only where a verdict or the user names a version. A band (the 95% interval)
+ * for the code hovered in the legend, or for every code with `allBands` (a picture to download);
+ * a band that runs past the axis top ends in a mark. `keepLabels` thins marker labels so no two
+ * overlap, the ones it names first. Receives rows; never fetches.
  */
 export function RateTimeChart({
   rows,
@@ -70,6 +31,8 @@ export function RateTimeChart({
   showHidden,
   onToggleHidden,
   testId = 'timeline-chart',
+  allBands = false,
+  keepLabels,
 }: {
   rows: readonly RateRow[];
   bucket: TimeBucket;
@@ -82,18 +45,22 @@ export function RateTimeChart({
   showHidden?: boolean;
   onToggleHidden?: () => void;
   testId?: string;
+  allBands?: boolean;
+  keepLabels?: readonly string[];
 }) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const [focused, setFocused] = useState<string | null>(null);
   const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
   const brushRange = useRef<{ startIndex?: number; endIndex?: number } | null>(null);
-  const points = timePoints(rows, codes, bucket, focused ?? (codes.length === 1 ? codes[0]! : null));
+  const banded = allBands ? codes : focused ? [focused] : codes.length === 1 ? [codes[0]!] : [];
+  const points = timePoints(rows, codes, bucket, banded);
   const real = points.filter((p) => p.key !== null);
   const t0 = real[0]?.t ?? 0;
   const t1 = real[real.length - 1]?.t ?? t0 + 86_400_000;
   const plotWidth = Math.max(120, width - (compact ? 66 : 114));
   const { ticks, label } = timeTicks(t0, t1, plotWidth);
   const top = rateDomainTop(points, codes);
+  const clipped = markClipped(points, banded, top);
   const barSize = Math.max(1, Math.min(14, (plotWidth / Math.max(1, (t1 - t0) / 86_400_000 / (bucket === 'day' ? 1 : bucket === 'week' ? 7 : 30))) * 0.6));
   const keyAt = (i: number | undefined, dir: 1 | -1) => {
     if (i === undefined) return null;
@@ -105,10 +72,13 @@ export function RateTimeChart({
     const n = typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : Number.NaN;
     return Number.isInteger(n) ? n : null;
   };
-  const visibleMarkers = markers.filter((m) => dayMs(m.day) >= t0 && dayMs(m.day) <= t1 + 31 * 86_400_000);
+  const inRange = markers.filter((m) => dayMs(m.day) >= t0 && dayMs(m.day) <= t1 + 31 * 86_400_000);
+  // About one label per 70 px; neighbours alternate between the top and the bottom row.
+  const xOf = (day: string) => ((Math.max(t0, dayMs(day)) - t0) / Math.max(1, t1 - t0)) * plotWidth;
+  const visibleMarkers = keepLabels ? thinMarkers(inRange, xOf, 70, keepLabels) : inRange;
 
   return (
-    <div className="chart" data-testid={testId} data-points={real.length} data-bucket={bucket} ref={ref}>
+    <div className="chart" data-testid={testId} data-points={real.length} data-bucket={bucket} data-top={top} data-clipped={clipped} ref={ref}>
       <ComposedChart
         width={width}
         height={height}
@@ -158,9 +128,9 @@ export function RateTimeChart({
           allowEscapeViewBox={{ x: false, y: false }}
           wrapperStyle={{ pointerEvents: 'none', zIndex: 5 }}
           content={({ active, payload }) => {
-            const p = (payload?.[0]?.payload ?? null) as Point | null;
+            const p = (payload?.[0]?.payload ?? null) as TimePoint | null;
             if (!active || !p?.key) return null;
-            return <TimelineTooltip point={p} codes={codes} bucket={bucket} />;
+            return <TimelineTooltip point={p} codes={codes} bucket={bucket} top={top} />;
           }}
         />
         {!compact && (
@@ -201,6 +171,20 @@ export function RateTimeChart({
             className={`rate-line rate-line-${code}`}
             isAnimationActive={false}
             connectNulls={false}
+          />
+        ))}
+        {banded.map((code) => (
+          <Scatter
+            key={`${code}-clipped`}
+            yAxisId="rate"
+            dataKey={`${code}__clipped`}
+            name={`${codeLabel(code)} interval clipped`}
+            legendType="none"
+            shape="triangle"
+            fill={codeColor(code)}
+            stroke="var(--text)"
+            className="clip-mark"
+            isAnimationActive={false}
           />
         ))}
         {visibleMarkers.map((m, i) => (
@@ -273,9 +257,15 @@ export function lastDayOf(key: string, bucket: TimeBucket): string {
 }
 
 /** Sorted by value, without zeros, at most eight lines: the rest counted. */
-function TimelineTooltip({ point, codes, bucket }: { point: Point; codes: readonly string[]; bucket: TimeBucket }) {
+function TimelineTooltip({ point, codes, bucket, top }: { point: TimePoint; codes: readonly string[]; bucket: TimeBucket; top: number }) {
   const items = codes
-    .map((code) => ({ code, rate: point[code] as number | null, count: point[`${code}__count`] as number, n: point[`${code}__n`] as number }))
+    .map((code) => ({
+      code,
+      rate: point[code] as number | null,
+      count: point[`${code}__count`] as number,
+      n: point[`${code}__n`] as number,
+      clipped: point[`${code}__clipped`] != null ? (point[`${code}__high`] as number) : null,
+    }))
     .filter((x) => x.rate !== null && x.count > 0)
     .sort((a, b) => b.rate! - a.rate!);
   const shown = items.slice(0, 8);
@@ -289,6 +279,7 @@ function TimelineTooltip({ point, codes, bucket }: { point: Point; codes: readon
         <div key={x.code} className="chart-tooltip-row">
           <span className="dot" style={{ background: codeColor(x.code) }} />
           {codeLabel(x.code)}: {formatPerMille(x.rate!)} ({x.count} in {formatCount(x.n)})
+          {x.clipped !== null && x.clipped > top && `; interval runs to ${formatPerMille(x.clipped)} (above the axis)`}
         </div>
       ))}
       {items.length > shown.length && <div className="muted">+{items.length - shown.length} more</div>}

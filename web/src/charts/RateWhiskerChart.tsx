@@ -1,5 +1,5 @@
 import { Bar, CartesianGrid, Cell, ComposedChart, ErrorBar, ReferenceLine, Scatter, Tooltip, XAxis, YAxis } from 'recharts';
-import { NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
+import { NOT_MEASURABLE_TEXT } from '../../../shared/denominators';
 import { formatCount, formatPerMille } from '../lib/format';
 import { textWidth } from '../lib/text-width';
 import { CodeLegend } from './CodeLegend';

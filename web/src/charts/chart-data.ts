@@ -1,6 +1,8 @@
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';
+import type { ChartMarker } from './markers';
+import { dayMs, nextBucket, type TimeBucket } from './scale';
 
-/** One point of the timeline: the bucket, its denominator, and per code the rate and its interval band. */
+/** One point of the timeline: the bucket, its denominator, and per code the rate, its interval band, its count and its opportunities. */
 export interface TimelinePoint {
   key: string;
   tool_use_turns: number;
@@ -20,9 +22,82 @@ export function timelineSeries(rows: readonly RateRow[], codes: readonly string[
         point[code] = i === null ? null : i.rate;
         point[`${code}__band`] = i === null ? null : [i.low, i.high];
         point[`${code}__count`] = c?.count ?? 0;
+        point[`${code}__n`] = c?.opportunities ?? 0;
       }
       return point;
     });
+}
+
+/** A point of the time chart: a bucket on the real time axis, or a gap (key null) where a line breaks. */
+export interface TimePoint {
+  t: number;
+  key: string | null;
+  tool_use_turns: number | null;
+  [series: string]: number | string | null | [number, number];
+}
+
+/**
+ * Points on a real time axis: one per bucket (timelineSeries), and a null point in each gap so
+ * lines break there. A band only for the codes in `bands`, and only where the code has findings:
+ * a zero draws none.
+ */
+export function timePoints(rows: readonly RateRow[], codes: readonly string[], bucket: TimeBucket, bands: readonly string[]): TimePoint[] {
+  const out: TimePoint[] = [];
+  const series = timelineSeries(rows, codes);
+  series.forEach((s, i) => {
+    const p: TimePoint = { ...s, t: dayMs(s.key) };
+    for (const code of codes) {
+      const band = s[`${code}__band`] as [number, number] | null;
+      p[`${code}__high`] = band?.[1] ?? null;
+      p[`${code}__band`] = bands.includes(code) && band !== null && (s[`${code}__count`] as number) > 0 ? band : null;
+    }
+    out.push(p);
+    const next = series[i + 1];
+    if (next && next.key > nextBucket(s.key, bucket)) {
+      const gap: TimePoint = { t: dayMs(nextBucket(s.key, bucket)), key: null, tool_use_turns: null };
+      for (const code of codes) gap[code] = null;
+      out.push(gap);
+    }
+  });
+  return out;
+}
+
+/** The y-axis top: fits the observed rates (not the intervals), rounded up. */
+export function rateDomainTop(points: readonly TimePoint[], codes: readonly string[]): number {
+  let max = 0;
+  for (const p of points) for (const c of codes) if (typeof p[c] === 'number') max = Math.max(max, p[c] as number);
+  if (max <= 0) return 1;
+  const mag = 10 ** Math.floor(Math.log10(max * 1.15));
+  return Math.ceil((max * 1.15) / mag) * mag;
+}
+
+/** Each drawn band that runs past the axis top gets a mark at the top (`<code>__clipped`); returns how many. */
+export function markClipped(points: TimePoint[], codes: readonly string[], top: number): number {
+  let clipped = 0;
+  for (const p of points)
+    for (const code of codes) {
+      const band = p[`${code}__band`] as [number, number] | null | undefined;
+      p[`${code}__clipped`] = band && band[1] > top ? top : null;
+      if (p[`${code}__clipped`] !== null) clipped++;
+    }
+  return clipped;
+}
+
+/**
+ * Markers whose labels stand at least `gap` pixels apart (`x` gives a day's position): the ones
+ * labelled in `keep` first, then the others in order; returned by day, so neighbours alternate rows.
+ */
+export function thinMarkers(markers: readonly ChartMarker[], x: (day: string) => number, gap: number, keep: readonly string[]): ChartMarker[] {
+  const placed: number[] = [];
+  const out: ChartMarker[] = [];
+  const ordered = [...markers.filter((m) => keep.includes(m.label)), ...markers.filter((m) => !keep.includes(m.label))];
+  for (const m of ordered) {
+    const at = x(m.day);
+    if (placed.some((p) => Math.abs(p - at) < gap)) continue;
+    placed.push(at);
+    out.push(m);
+  }
+  return out.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
 }
 
 export interface WhiskerPoint {

@@ -53,15 +53,14 @@ export interface LegendEntry {
   color: string;
 }
 
-/** The legend as the chart shows it (recharts draws it in HTML, outside the SVG). */
+/** The legend as the chart shows it (CodeLegend draws it in HTML, outside the SVG): each code with its colour, then the bars. */
 export function legendOf(container: Element | null): LegendEntry[] {
   if (!container) return [];
-  return [...container.querySelectorAll('.recharts-legend-item')].map((item) => {
-    const shape = item.querySelector('path, line, rect');
-    const color =
-      shape?.getAttribute('stroke') && shape.getAttribute('stroke') !== 'none' ? shape.getAttribute('stroke')! : (shape?.getAttribute('fill') ?? '#888888');
-    return { label: item.querySelector('.recharts-legend-item-text')?.textContent?.trim() ?? item.textContent?.trim() ?? '', color };
-  });
+  const codes = [...container.querySelectorAll('[data-testid="chart-legend"] li[data-code]')].map((item) => ({
+    label: item.querySelector('.legend-item')?.textContent?.trim() ?? item.getAttribute('data-code') ?? '',
+    color: item.querySelector('.legend-swatch line')?.getAttribute('stroke') ?? '#888888',
+  }));
+  return container.querySelector('.denominator-bar') ? [...codes, { label: 'tool-use turns', color: 'var(--bar)' }] : codes;
 }
 
 /**

@@ -31,3 +31,8 @@ export function chartMarkers(
   }
   return out;
 }
+
+/** A marker where every version was first seen (the report's chart, whose labels the chart thins). */
+export function versionMarkers(versionMarkers: ReadonlyArray<{ version: string; first_day: string }>): ChartMarker[] {
+  return versionMarkers.map((m) => ({ day: m.first_day, label: m.version, kind: 'version' }));
+}

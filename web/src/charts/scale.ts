@@ -3,7 +3,7 @@
  * into weeks or months, time ticks that never crowd, and the words for a zero.
  */
 import type { CodeRate, Interval } from '../../../shared/api-schemas';
-import { NOT_MEASURABLE_TEXT } from '../../../shared/finding-codes';
+import { NOT_MEASURABLE_TEXT } from '../../../shared/denominators';
 import { perThousand } from '../../../shared/statistics';
 import { formatCount, formatPerMille } from '../lib/format';
 import type { KeyedRow as RateRow } from '../lib/keyed-rows';

@@ -2,10 +2,10 @@ import { useRef, useState } from 'react';
 import type { RedactionQuery } from '../../../../shared/api-schemas';
 import { FINDING_CODES } from '../../../../shared/finding-codes';
 import { useEvidenceText, useTimeline } from '../../api/queries';
-import { timelineSeries } from '../../charts/chart-data';
 import { chartSvg, download, downloadPng, downloadSvg, type ExportTheme, legendOf } from '../../charts/chart-export';
+import { versionMarkers } from '../../charts/markers';
+import { RateTimeChart } from '../../charts/RateTimeChart';
 import { codesWithFindings } from '../../charts/scale';
-import { TimelineChart } from '../../charts/TimelineChart';
 import { FilterBar } from '../../components/FilterBar';
 import { Loaded, Section, Skeleton, WarningBanner } from '../../components/ui';
 import { filtersFromSearch, listParam } from '../../lib/url-filters';
@@ -216,14 +216,14 @@ export function EvidencePage() {
         <div ref={chartRef} data-testid="report-chart" data-codes={timeline.data ? codesWithFindings(timeline.data.rows, codes).join(',') : ''}>
           {timeline.data ? (
             // Only the codes with findings, the axis scaled to their rates, version labels thinned: what is downloaded is this picture.
-            <TimelineChart
-              points={timelineSeries(timeline.data.rows, codesWithFindings(timeline.data.rows, codes))}
+            <RateTimeChart
+              rows={timeline.data.rows}
+              bucket="day"
               codes={codesWithFindings(timeline.data.rows, codes)}
-              allCodes={FINDING_CODES}
-              markers={timeline.data.version_markers}
+              markers={versionMarkers(timeline.data.version_markers)}
               height={320}
-              scaleToRates
-              keepVersions={parsed?.claim?.versions ?? []}
+              allBands
+              keepLabels={parsed?.claim?.versions ?? []}
             />
           ) : (
             <Skeleton height={320} />

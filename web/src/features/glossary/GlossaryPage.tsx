@@ -1,4 +1,5 @@
-import { FINDING_CODES, FINDING_DEFINITIONS, FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../../../shared/finding-codes';
+import { FINDING_OPPORTUNITY, NOT_MEASURABLE_REASON, NOT_MEASURABLE_TEXT } from '../../../../shared/denominators';
+import { FINDING_CODES, FINDING_DEFINITIONS } from '../../../../shared/finding-codes';
 import { opportunityWords } from '../../../../shared/format/opportunity-words';
 import { GLOSSARY } from '../../../../shared/glossary';
 import { codeColor, codeDash } from '../../charts/colors';

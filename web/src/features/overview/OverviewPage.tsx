@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { AGENT_LABELS, isAgent } from '../../../../shared/agents';
-import { FINDING_CODES, NOT_MEASURABLE_TEXT } from '../../../../shared/finding-codes';
+import { NOT_MEASURABLE_TEXT } from '../../../../shared/denominators';
+import { FINDING_CODES } from '../../../../shared/finding-codes';
 import { opportunityWords } from '../../../../shared/format/opportunity-words';
 import { useAgents, useFolders, useRegressions, useSummary, useTimelineIn, useVersions } from '../../api/queries';
 import { chartMarkers } from '../../charts/markers';

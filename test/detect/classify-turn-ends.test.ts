@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { classifyTurnEnds } from '../../server/detect/turn-ends';
+import { classifyTurnEnds } from '../../server/detect/classify-turn-ends';
 import { API_ERROR_KINDS, apiErrorKindOf } from '../../server/scan/harness-markers';
 import { scanFile } from '../../server/scan/scan-file';
 import { openDatabase } from '../../server/store/database';
