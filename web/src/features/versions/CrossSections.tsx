@@ -25,7 +25,15 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
               return (
                 <details>
                   <summary>{`${versionsWithRows.length} version${versionsWithRows.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}</summary>
-                  <VersionCrossTable rows={data.rows} column="effort" columns={names} versions={versionsWithRows} code={code} name={name} testId="version-effort-table" />
+                  <VersionCrossTable
+                    rows={data.rows}
+                    column="effort"
+                    columns={names}
+                    versions={versionsWithRows}
+                    code={code}
+                    name={name}
+                    testId="version-effort-table"
+                  />
                   <ViewAsData api={`/api/version-efforts${qs}`} />
                 </details>
               );
@@ -46,7 +54,15 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
                     ? `No ${codeLabel(code)} findings in any version × model cell`
                     : `${crossVersions.length} version${crossVersions.length === 1 ? '' : 's'} with findings, by model`}
                 </summary>
-                <VersionCrossTable rows={data.rows} column="model" columns={crossModels} versions={crossVersions} code={code} name={name} testId="version-model-table" />
+                <VersionCrossTable
+                  rows={data.rows}
+                  column="model"
+                  columns={crossModels}
+                  versions={crossVersions}
+                  code={code}
+                  name={name}
+                  testId="version-model-table"
+                />
                 <ViewAsData api={`/api/version-models${qs}`} />
               </details>
             );
