@@ -145,7 +145,7 @@ describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (D
     await gone.waitFor();
     expect(await gone.getByTestId('file-agent').textContent()).toBe('Codex CLI');
     const headers = await page.getByTestId('gone-table').locator('th').allTextContents();
-    expect(headers.slice(0, 3)).toEqual(['agent', 'folder', 'file']);
+    expect(headers).toEqual(['folder', 'file', 'first day', 'deleted after', 'agent', '']);
     await page.close();
     expect(errors).toEqual([]);
   });

@@ -39,7 +39,7 @@ export function GoneSection() {
             </p>
             <FileTable
               rows={data.rows}
-              columns={['agent', 'folder', 'file', 'firstDay', 'goneSince']}
+              columns={['folder', 'file', 'firstDay', 'goneSince', 'agent']}
               testId="gone-table"
               rowTestId="gone-row"
               action={(f) => (

@@ -41,19 +41,19 @@ export function NotCountedSections({ data, salvagedCount }: { data: FilesRespons
             <table className="table" data-testid="unknown-rows-table">
               <thead>
                 <tr>
-                  <th>agent</th>
                   <th>folder</th>
                   <th>file</th>
                   <th>unknown row types</th>
+                  <th>agent</th>
                 </tr>
               </thead>
               <tbody>
                 {data.unknown_rows.map((f) => (
                   <tr key={f.id}>
-                    <td>{agentLabel(f.agent)}</td>
                     <td>{f.folder}</td>
                     <td className="break">{f.file}</td>
                     <td>{f.unknown_row_types.map((t) => `${t.type} (${t.count})`).join(', ')}</td>
+                    <td>{agentLabel(f.agent)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -77,7 +77,7 @@ export function NotCountedSections({ data, salvagedCount }: { data: FilesRespons
         <Section title={`${data.rows.length} file${data.rows.length === 1 ? '' : 's'} not counted`}>
           <FileTable
             rows={data.rows}
-            columns={['status', 'agent', 'folder', 'file', 'error', 'hint', 'line', 'size', 'checked']}
+            columns={['status', 'folder', 'file', 'error', 'hint', 'line', 'size', 'checked', 'agent']}
             testId="files-table"
             rowTestId="file-row"
           />

@@ -13,7 +13,7 @@ export function SalvagedSection({ rows }: { rows: readonly FileProblem[] }) {
       </p>
       <FileTable
         rows={rows}
-        columns={['status', 'agent', 'folder', 'file', 'damage', 'line', 'damaged', 'size', 'checked']}
+        columns={['status', 'folder', 'file', 'damage', 'line', 'damaged', 'size', 'checked', 'agent']}
         testId="salvaged-table"
         rowTestId="salvaged-row"
       />
