@@ -11,6 +11,14 @@ import { TURN_END_API_ERROR_KINDS, TURN_ENDS, type TurnEnd } from './turn-ends';
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const DayPattern = '^\\d{4}-\\d{2}-\\d{2}$';
+/**
+ * Model ids, comma-separated (1–400 characters): lower-case letters, digits, `.`, `_`, `-`, and a `/`
+ * only between two of those (a provider's prefix, OpenCode's `moonshotai/kimi-k2-instruct`): never
+ * leading, trailing, doubled or beside a comma.
+ */
+export const ModelListPattern = '^(?=.{1,400}$)(?:[a-z0-9._-]/(?=[a-z0-9._-])|[a-z0-9._,-])+$';
+/** An agent's name (shared/agents.ts). */
+const AgentName = Type.String({ pattern: '^[a-z-]{1,20}$' });
 const Day = Type.String({ pattern: DayPattern });
 
 export const ErrorBody = Type.Object({
@@ -26,7 +34,8 @@ export type Interval = Static<typeof Interval>;
 export const FilterQuery = Type.Object({
   code: Type.Optional(Type.String({ pattern: '^[a-z0-9_,]{1,400}$' })),
   version: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.,-]{1,400}$' })),
-  model: Type.Optional(Type.String({ pattern: '^[a-z0-9._,-]{1,400}$' })),
+  /** Model ids (comma-separated); `/` for ids that name their provider (OpenCode's `moonshotai/kimi-k2-instruct`). */
+  model: Type.Optional(Type.String({ pattern: ModelListPattern })),
   /** Efforts (comma-separated): low, medium, high, xhigh, max…, or unknown. */
   effort: Type.Optional(Type.String({ pattern: '^[a-z,]{1,200}$' })),
   from: Type.Optional(Day),
@@ -323,6 +332,8 @@ export const Finding = Type.Object({
   day: Nullable(Type.String()),
   version: Nullable(Type.String()),
   model: Nullable(Type.String()),
+  /** The agent whose transcript holds it (shared/agents.ts); `version` is that agent's version. */
+  agent: AgentName,
   block_types: Type.Array(Type.String()),
   signed_thinking: Type.Boolean(),
   sidechain: Type.Boolean(),
@@ -351,6 +362,8 @@ export const FileProblem = Type.Object({
   /** The folder's label. */
   folder: Type.String(),
   file: Type.String(),
+  /** The agent whose format the file is in (shared/agents.ts); null for a file not read (failed, being written). */
+  agent: Nullable(AgentName),
   /**
    * gone: read whole, then deleted on disk; its metadata is kept and counted (issue 27). salvaged: read
    * in salvage mode around damaged lines (counted); error_code and error_line name its first damaged line.
@@ -377,6 +390,8 @@ export const FileUnknownRows = Type.Object({
   folder_id: Type.Integer(),
   folder: Type.String(),
   file: Type.String(),
+  /** The agent whose format the file is in (shared/agents.ts). */
+  agent: Nullable(AgentName),
   /** By name; names failing the metadata pattern, and rows without a type, are `other`. */
   unknown_row_types: Type.Array(Type.Object({ type: Type.String(), count: Type.Integer() })),
 });
@@ -815,6 +830,8 @@ export const SessionMark = Type.Object({
 export const SessionFile = Type.Object({
   file: Type.String(),
   sidechain: Type.Boolean(),
+  /** The agent whose format the file is in (shared/agents.ts). */
+  agent: Nullable(AgentName),
   /**
    * `copy`: every model message of this file is also in a file listed before it (a copied or
    * re-saved transcript); it is shown, but its rows are not added to the session's totals.

@@ -13,7 +13,7 @@ function prepare(db: Db) {
       { roots: string | null },
       Omit<FileProblem, 'indexed_at' | 'gone_since' | 'first_day'> & { indexed_ms: number; gone_ms: number | null; first_row_ms: number | null }
     >(`
-      SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, 'salvaged' AS status,
+      SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, f.agent, 'salvaged' AS status,
              json_extract(f.damage, '$[0].code') AS error_code, json_extract(f.damage, '$[0].line') AS error_line,
              coalesce(json_array_length(f.damage), 0) AS damaged_lines,
              f.size, f.indexed_ms, NULL AS gone_ms, NULL AS first_row_ms, NULL AS format_hint
@@ -28,7 +28,7 @@ function prepareProblems(db: Db) {
     { statuses: string; gone: number; roots: string | null },
     Omit<FileProblem, 'indexed_at' | 'gone_since' | 'first_day'> & { indexed_ms: number; gone_ms: number | null; first_row_ms: number | null }
   >(`
-    SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, iif(f.gone_ms IS NULL, f.status, 'gone') AS status,
+    SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, f.agent, iif(f.gone_ms IS NULL, f.status, 'gone') AS status,
            f.error_code, f.error_line, f.size, f.indexed_ms, f.gone_ms, f.first_row_ms, f.format_hint
     FROM files f JOIN roots r ON r.id = f.root_id
     WHERE (@gone = 1 AND f.gone_ms IS NOT NULL OR @gone = 0 AND f.gone_ms IS NULL AND f.status IN (SELECT value FROM json_each(@statuses)))
@@ -61,8 +61,8 @@ export function getFileProblems(db: Db, status: 'failed' | 'in_progress' | 'prob
 
 function prepareUnknown(db: Db) {
   return {
-    rows: db.prepare<{ roots: string | null }, { id: number; folder_id: number; folder: string; file: string; types: string }>(`
-      SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, json_group_array(d.unknown_row_types) AS types
+    rows: db.prepare<{ roots: string | null }, { id: number; folder_id: number; folder: string; file: string; agent: string | null; types: string }>(`
+      SELECT f.id, f.root_id AS folder_id, r.label AS folder, f.rel_path AS file, f.agent, json_group_array(d.unknown_row_types) AS types
       FROM file_diagnostics d JOIN files f ON f.id = d.file_id JOIN roots r ON r.id = f.root_id
       WHERE d.unknown_row_types IS NOT NULL AND f.status = 'ok'
         AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))

@@ -16,7 +16,7 @@ interface DetailRow extends FindingRow {
 }
 
 const COLUMNS = `fi.id, fi.code, f.root_id, r.label AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines,
-  fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details,
+  fi.evidence_sha256, c.day, c.version, c.model, c.agent, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details,
   fi.file_id, r.path AS root_path, lower(hex(f.session_hash)) AS session_hash, f.gone_ms`;
 const FROM = 'findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id = f.root_id JOIN cells c ON c.id = fi.cell_id';
 

@@ -23,6 +23,8 @@ export interface FindingRow {
   day: string;
   version: string;
   model: string;
+  /** The agent whose transcript holds the finding (migration 023: cells name the agent). */
+  agent: string;
   block_types: string;
   signed_thinking: number;
   sidechain: number;
@@ -34,7 +36,7 @@ type PageParams = FilterParams & { after_day: string | null; after_id: number | 
 
 export const FINDING_SELECT = `
   SELECT fi.id, fi.code, f.root_id, r.label AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines,
-         fi.evidence_sha256, c.day, c.version, c.model, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details
+         fi.evidence_sha256, c.day, c.version, c.model, c.agent, fi.block_types, fi.signed_thinking, c.sidechain, fi.counted, fi.details
   FROM findings fi JOIN files f ON f.id = fi.file_id JOIN roots r ON r.id = f.root_id JOIN cells c ON c.id = fi.cell_id
   WHERE ${cellFilterSql('f.root_id')} AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))`;
 
@@ -83,6 +85,7 @@ export function toFinding(r: FindingRow): Finding {
     day: r.day || null,
     version: r.version || null,
     model: r.model || null,
+    agent: r.agent,
     block_types: JSON.parse(r.block_types) as string[],
     signed_thinking: r.signed_thinking === 1,
     sidechain: r.sidechain === 1,

@@ -12,6 +12,8 @@ interface FileRow {
   root_path: string;
   file: string;
   sidechain: number;
+  /** Migration 023: the agent whose format the file is in (files read, status ok, always have one). */
+  agent: string | null;
   assistant_messages: number;
   /** UTC milliseconds (migration 015). */
   first_row_ms: number | null;
@@ -23,7 +25,7 @@ function prepare(db: Db) {
   return {
     // The session hash is stored as its 8 bytes (migration 015); the route accepts only 16 lowercase hex characters.
     files: db.prepare<{ session_hash: string }, FileRow>(`
-      SELECT f.id, f.root_id, r.path AS root_path, f.rel_path AS file, f.sidechain, f.assistant_messages, f.first_row_ms,
+      SELECT f.id, f.root_id, r.path AS root_path, f.rel_path AS file, f.sidechain, f.agent, f.assistant_messages, f.first_row_ms,
              f.first_row_ms + f.row_span_ms AS last_row_ms
       FROM files f JOIN roots r ON r.id = f.root_id
       WHERE f.session_hash = unhex(@session_hash) AND f.status = 'ok' ORDER BY f.sidechain, f.first_row_ms IS NULL, f.first_row_ms, f.rel_path`),
@@ -32,7 +34,7 @@ function prepare(db: Db) {
       .safeIntegers(),
     findings: db.prepare<{ file_id: number }, FindingRow>(`
       SELECT fi.id, fi.code, f.root_id, '' AS root, f.rel_path AS file, fi.first_line, fi.last_line, fi.source_lines, fi.evidence_sha256,
-             '' AS day, '' AS version, '' AS model, fi.block_types, fi.signed_thinking, 0 AS sidechain, fi.counted, fi.details
+             '' AS day, '' AS version, '' AS model, '' AS agent, fi.block_types, fi.signed_thinking, 0 AS sidechain, fi.counted, fi.details
       FROM findings fi JOIN files f ON f.id = fi.file_id WHERE fi.file_id = @file_id ORDER BY fi.first_line, fi.code`),
   };
 }
@@ -93,6 +95,7 @@ export function getSession(db: Db, sessionHash: string): SessionResponse | null 
     return {
       file: f.file,
       sidechain: f.sidechain === 1,
+      agent: f.agent,
       role: copies.has(f.id) ? 'copy' : f.sidechain === 1 ? 'subagent' : 'main',
       status: rows ? 'ok' : 'unreadable',
       rows: rows?.length ?? 0,

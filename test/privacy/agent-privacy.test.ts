@@ -187,12 +187,28 @@ describe('Codex and OpenCode outputs hold no payload', () => {
         '/api/summary',
         '/api/summary?agent=opencode',
         '/api/files',
+        '/api/files?status=salvaged',
         '/api/diagnostics',
       ]) {
         const r = await t.get(url);
         expect(r.status, url).toBe(200);
         expect(r.body, url).not.toContain(canary);
         expect(r.body.toLowerCase(), url).not.toContain(canary.toLowerCase());
+      }
+      // Issue 34: every finding, its detail and its session name the agent (a name of shared/agents.ts, never payload).
+      const findings = (await t.get('/api/findings')).json.rows as { id: string; agent: string }[];
+      expect(findings.map((f) => f.agent).sort()).toEqual(['codex', 'opencode']);
+      for (const f of findings) {
+        const detail = await t.get(`/api/findings/${f.id}`);
+        expect(detail.status).toBe(200);
+        expect(detail.json.agent).toBe(f.agent);
+        expect(detail.body).not.toContain(canary);
+        if (detail.json.session_hash === null) continue;
+        const session = await t.get(`/api/sessions/${detail.json.session_hash}`);
+        expect(session.status).toBe(200);
+        expect(session.json.rows.map((r: { agent: string }) => r.agent)).toContain(f.agent);
+        expect(session.body).not.toContain(canary);
+        expect(session.body.toLowerCase()).not.toContain(canary.toLowerCase());
       }
       t.db.pragma('wal_checkpoint(TRUNCATE)');
       const dbPath = join(t.dir, 'index.db');

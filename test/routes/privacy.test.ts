@@ -36,6 +36,7 @@ const FILTERS = [
   '?folder=1',
   '?sidechain=sidechain',
   '?sidechain=main',
+  '?agent=claude-code',
 ];
 const ENDPOINTS = [
   '/api/health',
@@ -49,6 +50,8 @@ const ENDPOINTS = [
   '/api/findings?sort=day_asc&limit=500',
   '/api/files',
   '/api/files?status=failed',
+  '/api/files?status=gone',
+  '/api/files?status=salvaged',
   '/api/diagnostics',
   '/api/index-runs/current',
   '/api/regressions',

@@ -64,6 +64,7 @@ describe('per-folder salvage setting (PATCH /api/folders/:id)', () => {
         folder_id: 1,
         folder: expect.any(String),
         file: 'damaged.jsonl',
+        agent: 'claude-code',
         status: 'salvaged',
         error_code: 'concatenated_rows',
         error_line: 2,

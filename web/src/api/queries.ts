@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AgentsResponse,
   CompareResponse,
@@ -192,4 +192,28 @@ export const useTimelineIn = (f: FilterQuery, bucket: 'day' | 'week' | null) =>
     enabled: bucket !== null,
     queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, bucket: bucket ?? 'day' })}`),
     select: (d) => ({ ...d, rows: timelineRows(expandRates(d)) }),
+  });
+
+/**
+ * One series per agent (issue 34): the timeline of each agent shown, fetched with its own `agent=`
+ * (the API's rows do not split by agent), in the order given. Empty for fewer than two agents.
+ */
+export const useTimelinesByAgent = (f: FilterQuery, agents: readonly string[], bucket: 'day' | 'week' | null) =>
+  useQueries({
+    queries: (agents.length > 1 ? agents : []).map((agent) => ({
+      queryKey: ['timeline', { ...f, agent }, bucket],
+      enabled: bucket !== null,
+      queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, agent, bucket: bucket ?? 'day' })}`),
+      select: (d: TimelineResponse) => ({ ...d, agent, rows: timelineRows(expandRates(d)) }),
+    })),
+  });
+
+/** The version rates of each agent shown (versions are per agent), fetched with its own `agent=`; empty for fewer than two. */
+export const useVersionsByAgent = (f: FilterQuery, agents: readonly string[]) =>
+  useQueries({
+    queries: (agents.length > 1 ? agents : []).map((agent) => ({
+      queryKey: ['versions', { ...f, agent }],
+      queryFn: () => api.get<VersionRatesResponse>(`/api/versions${toQueryString({ ...f, agent })}`),
+      select: (d: VersionRatesResponse) => ({ agent, rows: versionRows(expandRates(d)) }),
+    })),
   });

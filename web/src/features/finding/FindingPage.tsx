@@ -4,6 +4,7 @@ import type { FindingLink } from '../../../../shared/api-schemas';
 import { describeDetail } from '../../../../shared/finding-details';
 import { useFindingDetail } from '../../api/queries';
 import { Loaded, Section, WarningBanner } from '../../components/ui';
+import { agentLabel } from '../../lib/agents';
 import { findingHref, sessionHref } from '../../lib/finding-links';
 import { codeLabel, formatDay } from '../../lib/format';
 import { useUrlParams } from '../../lib/use-url-params';
@@ -64,7 +65,8 @@ export function FindingPage() {
           const f = d;
           const facts: Array<[string, string]> = [
             ['day (UTC)', formatDay(f.day)],
-            ['Claude Code version', f.version ?? 'unknown'],
+            ['agent', agentLabel(f.agent)],
+            [`${agentLabel(f.agent)} version`, f.version ?? 'unknown'],
             ['model', f.model ?? 'unknown'],
             ['folder / file', `${f.folder}/${f.file}`],
             ['lines', lines(f.lines)],

@@ -1,6 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { useSession } from '../../api/queries';
 import { Loaded, Section, StatCard } from '../../components/ui';
+import { agentLabel } from '../../lib/agents';
 import { findingHref } from '../../lib/finding-links';
 import { codeLabel, formatCount } from '../../lib/format';
 import '../../components/finding.css';
@@ -66,8 +67,8 @@ export function SessionPage() {
             {s.rows.map((f) => (
               <Section key={f.file} title={`${ROLE_TITLE[f.role]}: ${f.file}`}>
                 <p className="muted small">
-                  {formatCount(f.rows)} rows · {formatCount(f.turns)} turns · {formatCount(f.calls)} calls · {formatCount(f.errors)} errors ·{' '}
-                  {formatCount(f.compactions)} compactions
+                  <span data-testid="session-file-agent">{agentLabel(f.agent)}</span> · {formatCount(f.rows)} rows · {formatCount(f.turns)} turns ·{' '}
+                  {formatCount(f.calls)} calls · {formatCount(f.errors)} errors · {formatCount(f.compactions)} compactions
                   {f.duration_seconds !== null ? ` · ${Math.round(f.duration_seconds / 60)} min` : ''}
                   {f.status === 'unreadable' ? ' · the file cannot be read now' : ''}
                 </p>
