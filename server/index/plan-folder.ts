@@ -4,6 +4,7 @@ import { OpenError, openRegularFile } from '../scan/safe-open';
 import { type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
 import { fingerprintOpenFile } from './file-fingerprint';
 import type { FilePlan } from './file-plan';
+import { planDatabase } from './plan-database';
 import type { IndexSummary } from './index-summary';
 import type { IndexRoot, IndexStore, KnownFile } from './storage-port';
 
@@ -55,8 +56,9 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
   }
   // One failed entry, written at once; false when the root was removed meanwhile.
   const planned = plan.length;
-  const writeFailed = (relPath: string, code: string): boolean => {
-    if (store.writeFailedEntry({ rootId: root.id, relPath, code, size: 0, mtimeMs: 0, fingerprint: '' }, known.get(relPath))) return true;
+  const writeFailed = (relPath: string, code: string, hint?: string): boolean => {
+    const entry = { rootId: root.id, relPath, code, size: 0, mtimeMs: 0, fingerprint: '', ...(hint === undefined ? {} : { hint }) };
+    if (store.writeFailedEntry(entry, known.get(relPath))) return true;
     summary.rootsRemoved++;
     plan.truncate(planned);
     return false;
@@ -67,6 +69,11 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
     if (!writeFailed(problem.name, problem.code)) return;
     known.delete(problem.name);
     summary.filesFailed++;
+  }
+
+  // OpenCode's databases (issue 38): a session at a time, each an entry of its own (plan-database.ts).
+  for (const database of walk.databases ?? []) {
+    if (!(await planDatabase({ store, root, summary, plan, known, writeFailed, yieldSoon }, database))) return;
   }
 
   let since = performance.now();

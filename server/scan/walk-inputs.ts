@@ -1,6 +1,7 @@
 import { closeSync, lstatSync, readSync, realpathSync, type Stats } from 'node:fs';
 import { basename } from 'node:path';
 import { childPath, displayComponent } from './file-name-bytes';
+import { isOpenCodeDatabaseName } from './opencode-db';
 import { listDirectory, OpenError, openRegularFile, type RawEntry } from './safe-open';
 
 export interface TranscriptEntry {
@@ -25,6 +26,8 @@ export interface WalkResult {
   symlinksSkipped: number;
   /** Walked `.json` files that do not begin like a whole-file transcript (a package.json, a settings file): counted, never read. */
   passedOver?: number;
+  /** OpenCode's databases (`opencode.db`, opencode-db.ts): read by the index, a session at a time, never as a file. */
+  databases?: TranscriptEntry[];
 }
 
 /** Raised for an input the user named that cannot be used at all. Its message names no path. */
@@ -102,6 +105,8 @@ function* walkSteps(dir: string, prefix: string, out: WalkResult): Generator<voi
       if (entry.isFile()) out.files.push({ path: childPath(dir, text), name });
       // A FIFO, socket or device named like a transcript: listed and counted, never opened.
       else out.problems.push({ name, code: 'not_regular_file' });
+    } else if (isOpenCodeDatabaseName(text) && entry.isFile()) {
+      (out.databases ??= []).push({ path: childPath(dir, text), name });
     } else if (text.endsWith('.json') && entry.isFile()) {
       const path = childPath(dir, text);
       if (jsonMayBeTranscript(path)) out.files.push({ path, name });
