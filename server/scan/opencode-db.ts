@@ -285,7 +285,10 @@ const parseJson = (text: unknown): unknown => {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** A session row as OpenCode's `fromRow` turns it into the export's `info` (undefined fields left out, as JSON.stringify does). */
+/**
+ * A session row as OpenCode's `fromRow` turns it into the export's `info` (undefined fields left out, as
+ * JSON.stringify does; `cost` and `tokens` where the database has those columns, as since v1.18).
+ */
 function sessionInfo(row: Record<string, unknown>): Record<string, unknown> {
   const summary =
     (row.summary_additions ?? null) !== null || (row.summary_deletions ?? null) !== null || (row.summary_files ?? null) !== null
@@ -296,6 +299,7 @@ function sessionInfo(row: Record<string, unknown>): Record<string, unknown> {
           diffs: parseJson(row.summary_diffs) ?? undefined,
         }
       : undefined;
+  const model = parseJson(row.model);
   return {
     id: row.id,
     slug: row.slug,
@@ -305,11 +309,23 @@ function sessionInfo(row: Record<string, unknown>): Record<string, unknown> {
     path: row.path ?? undefined,
     parentID: row.parent_id ?? undefined,
     title: row.title,
+    agent: row.agent ?? undefined,
+    model: isObject(model) ? { id: model.id, providerID: model.providerID, variant: model.variant } : undefined,
     version: row.version,
     summary,
     share: row.share_url ? { url: row.share_url } : undefined,
     revert: parseJson(row.revert) ?? undefined,
     permission: parseJson(row.permission) ?? undefined,
+    cost: row.cost ?? undefined,
+    tokens:
+      'tokens_input' in row
+        ? {
+            input: row.tokens_input,
+            output: row.tokens_output,
+            reasoning: row.tokens_reasoning,
+            cache: { read: row.tokens_cache_read, write: row.tokens_cache_write },
+          }
+        : undefined,
     time: {
       created: row.time_created,
       updated: row.time_updated,
