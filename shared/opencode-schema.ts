@@ -39,16 +39,19 @@ export const OPENCODE_DB_SCHEMA = {
 export type OpenCodeTable = keyof typeof OPENCODE_DB_SCHEMA;
 type ColumnOf<T extends OpenCodeTable> = (typeof OPENCODE_DB_SCHEMA)[T]['required'][number] | (typeof OPENCODE_DB_SCHEMA)[T]['optional'][number];
 
-/** The name of a table, or a table's column, that differs: `opencode_db.<table>` or `opencode_db.<table>.<column>`. */
-export type OpenCodeSchemaHint = { [T in OpenCodeTable]: `opencode_db.${T}` | `opencode_db.${T}.${ColumnOf<T>}` }[OpenCodeTable];
+/**
+ * The name of a table, or a table's column, that differs: `opencode_db_<table>` or `opencode_db_<table>__<column>`
+ * (the index keeps a hint as `[a-z_]{1,40}`, migration 019).
+ */
+export type OpenCodeSchemaHint = { [T in OpenCodeTable]: `opencode_db_${T}` | `opencode_db_${T}__${ColumnOf<T>}` }[OpenCodeTable];
 
 /** Every such name, with what it says (a fixed vocabulary: nothing read from the database is quoted). */
 export const OPENCODE_SCHEMA_HINTS = Object.fromEntries(
   (Object.keys(OPENCODE_DB_SCHEMA) as OpenCodeTable[]).flatMap((table) => {
     const { required, optional } = OPENCODE_DB_SCHEMA[table];
     return [
-      [`opencode_db.${table}`, `OpenCode database: table ${table} is missing or has a column not known here`],
-      ...[...required, ...optional].map((c) => [`opencode_db.${table}.${c}`, `OpenCode database: column ${table}.${c} is missing or not of the known type`]),
+      [`opencode_db_${table}`, `OpenCode database: table ${table} is missing or has a column not known here`],
+      ...[...required, ...optional].map((c) => [`opencode_db_${table}__${c}`, `OpenCode database: column ${table}.${c} is missing or not of the known type`]),
     ];
   }),
 ) as Record<OpenCodeSchemaHint, string>;

@@ -4,8 +4,8 @@ import { OpenError, openRegularFile } from '../scan/safe-open';
 import { type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
 import { fingerprintOpenFile } from './file-fingerprint';
 import type { FilePlan } from './file-plan';
-import { planDatabase } from './plan-database';
 import type { IndexSummary } from './index-summary';
+import { planDatabase } from './plan-database';
 import type { IndexRoot, IndexStore, KnownFile } from './storage-port';
 
 /**

@@ -229,14 +229,14 @@ export function schemaDifference(db: Database.Database): OpenCodeSchemaHint | nu
   for (const table of Object.keys(OPENCODE_DB_SCHEMA) as OpenCodeTable[]) {
     const { required, optional } = OPENCODE_DB_SCHEMA[table];
     const columns = db.prepare<[], { name: string; type: string }>(`SELECT name, type FROM pragma_table_info('${table}')`).all();
-    if (columns.length === 0) return `opencode_db.${table}`;
+    if (columns.length === 0) return `opencode_db_${table}`;
     const known = new Set<string>([...required, ...optional]);
     for (const c of columns) {
-      if (!known.has(c.name)) return `opencode_db.${table}`;
-      if (c.type.toUpperCase() !== expectedType(c.name)) return `opencode_db.${table}.${c.name}` as OpenCodeSchemaHint;
+      if (!known.has(c.name)) return `opencode_db_${table}`;
+      if (c.type.toUpperCase() !== expectedType(c.name)) return `opencode_db_${table}__${c.name}` as OpenCodeSchemaHint;
     }
     const present = new Set(columns.map((c) => c.name));
-    for (const c of required) if (!present.has(c)) return `opencode_db.${table}.${c}` as OpenCodeSchemaHint;
+    for (const c of required) if (!present.has(c)) return `opencode_db_${table}__${c}` as OpenCodeSchemaHint;
   }
   return null;
 }
