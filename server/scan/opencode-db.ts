@@ -29,6 +29,13 @@ import { createPrivateFile, OpenError, openRegularFile } from './safe-open';
 export const OPENCODE_DB_NAME = /^opencode(-[A-Za-z0-9_.]{1,40})?\.db$/;
 export const isOpenCodeDatabaseName = (name: string) => OPENCODE_DB_NAME.test(name);
 
+/** An index entry of a database: the database's own (a failure) or one of its sessions' (`opencode.db#<hex>`). */
+export function isDatabaseEntry(relPath: string): boolean {
+  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
+  const cut = base.indexOf('#');
+  return isOpenCodeDatabaseName(cut === -1 ? base : base.slice(0, cut));
+}
+
 /** Database plus `-wal` above this are not copied (`database_too_large`). */
 export const MAX_COPY_BYTES = 64 * 1024 ** 3;
 /** One copy taking longer than this is abandoned (`database_busy`). */
