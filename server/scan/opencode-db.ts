@@ -388,3 +388,61 @@ export function sessionReader(db: Database.Database): SessionReader {
     },
   };
 }
+
+/** A database's sessions as files to read (`scan`): each rebuilt into a private folder, or a failure by name. */
+export interface MaterialisedSessions {
+  files: { path: string; name: string }[];
+  failures: { name: string; code: ScanErrorCode; hint?: FormatHint }[];
+  /** Deletes the rebuilt sessions. */
+  cleanup(): void;
+}
+
+/**
+ * Every session of a database rebuilt as `opencode export` prints it, each into a file of a private folder
+ * (mode 0700, files 0600) named `<database>#<16 hex>` for the report: what `scan` reads. A database that
+ * cannot be read is one failure under its own name.
+ */
+export function materialiseSessions(entry: { path: string; name: string }, options: CopyOptions = {}): MaterialisedSessions {
+  const out: MaterialisedSessions = { files: [], failures: [], cleanup: () => {} };
+  let copy: DatabaseCopy;
+  try {
+    copy = copyDatabase(entry.path, options);
+  } catch (error) {
+    const e = error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
+    out.failures.push({ name: entry.name, code: e.code, ...(e.hint ? { hint: e.hint } : {}) });
+    return out;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'tcf-opencode-sessions-'));
+  out.cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const differs = schemaDifference(copy.db);
+    if (differs !== null) {
+      out.failures.push({ name: entry.name, code: 'database_schema_unknown', hint: differs });
+      return out;
+    }
+    const reader = sessionReader(copy.db);
+    for (const session of listSessions(copy.db)) {
+      const name = sessionEntryName(entry.name, session.id);
+      const read = reader.read(session.id);
+      if (read.status !== 'ok') {
+        out.failures.push({ name, code: read.status === 'failed' ? read.code : 'unreadable' });
+        continue;
+      }
+      const path = join(dir, `${out.files.length}.json`);
+      const fd = createPrivateFile(path);
+      try {
+        const bytes = Buffer.from(read.text);
+        let done = 0;
+        while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+      } finally {
+        closeSync(fd);
+      }
+      out.files.push({ path, name });
+    }
+  } catch {
+    out.failures.push({ name: entry.name, code: 'unreadable' });
+  } finally {
+    copy.close();
+  }
+  return out;
+}

@@ -181,7 +181,10 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
         throw new InputError(`${position} cannot be read`);
       }
     } else if (stat.isFile()) {
-      out.files.push({ path: real, name: label ? `${label}/${basename(input)}` : basename(input) });
+      const entry = { path: real, name: label ? `${label}/${basename(input)}` : basename(input) };
+      // OpenCode's database named itself (`scan ~/.local/share/opencode/opencode.db`): read a session at a time.
+      if (isOpenCodeDatabaseName(basename(input))) (out.databases ??= []).push(entry);
+      else out.files.push(entry);
     } else {
       throw new InputError(`${position} is neither a file nor a folder`);
     }

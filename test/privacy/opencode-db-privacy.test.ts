@@ -117,7 +117,7 @@ function canaryDocument(c: string) {
 }
 
 describe("OpenCode's database holds no payload that leaves the scanner", () => {
-  it('the index bytes, /api/*, `index` and `report` output', async () => {
+  it('`scan` (JSON and table), the index bytes, /api/*, `index` and `report` output', async () => {
     const c = newCanary();
     const root = join(tmp, 'root');
     mkdirSync(join(root, 'channel'), { recursive: true });
@@ -157,6 +157,20 @@ describe("OpenCode's database holds no payload that leaves the scanner", () => {
     const renamed = join(root, 'channel', 'opencode-beta.db');
     for (const s of ['', '-wal', '-shm'])
       if (existsSync(join(root, 'channel', `opencode.db${s}`))) renameSync(join(root, 'channel', `opencode.db${s}`), `${renamed}${s}`);
+
+    for (const args of [
+      ['scan', '--json', root],
+      ['scan', root],
+      ['scan', '--json', join(root, 'opencode.db')],
+    ]) {
+      const run = runCli(args);
+      expect((run.stdout + run.stderr).toLowerCase(), args.join(' ')).not.toContain(c.toLowerCase());
+      if (args[1] === '--json')
+        expect(
+          JSON.parse(run.stdout).findings.map((f: { code: string }) => f.code),
+          args.join(' '),
+        ).toEqual(['unparseable_tool_input']);
+    }
 
     const t = await testApp([root]);
     try {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the fixture generators, without types
 import { OPENCODE_DDL, writeOpenCodeDatabase } from '../../fixtures/make-opencode-db.mjs';
 import { indexDatabase } from '../../server/app/index-database';
+import { runScan } from '../../server/cli/scan-command';
 import { copyDatabase, DatabaseReadError, sessionEntryName } from '../../server/scan/opencode-db';
 import { type Db, openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
@@ -99,6 +100,25 @@ describe("OpenCode's database", () => {
     // The entry is named by a digest of the session id: the id itself is stored nowhere.
     expect(fileRows(b.db).map((f) => f.rel_path)).toEqual([sessionEntryName('opencode.db', 'ses_fixture1')]);
     expect(fileRows(b.db)[0]!.rel_path).toMatch(/^opencode\.db#[0-9a-f]{16}$/);
+  });
+
+  it('`scan` reads the database (named as a folder or as the file itself) as it reads the export, and deletes what it rebuilt', () => {
+    const exported = folder('scan-export');
+    writeFileSync(join(exported, 'opencode-invalid-call.jsonl'), exportText);
+    const native = folder('scan-native');
+    writeOpenCodeDatabase(native, [exportDoc()]);
+    const copies = copiesLeft();
+    const fromExport = runScan([exported]);
+    const name = sessionEntryName('opencode.db', 'ses_fixture1');
+    const renamedReport = (r: ReturnType<typeof runScan>) => JSON.parse(JSON.stringify(r).replaceAll('opencode-invalid-call.jsonl', name));
+    expect(fromExport.findings.map((f) => f.code)).toEqual(['unparseable_tool_input']);
+    expect(runScan([native])).toEqual(renamedReport(fromExport));
+    expect(runScan([join(native, 'opencode.db')])).toEqual(renamedReport(fromExport));
+    expect(copiesLeft()).toEqual(copies);
+    // A schema that differs: reported under the database's name, with its code and hint.
+    const odd = folder('scan-schema');
+    writeOpenCodeDatabase(odd, [], { ddl: OPENCODE_DDL.replace('version text NOT NULL,', '') });
+    expect(runScan([odd]).errors).toEqual([{ file: 'opencode.db', line: null, code: 'database_schema_unknown', hint: 'opencode_db_session__version' }]);
   });
 
   it('every row only in -wal is read (without the -wal the last message is missing), and a -shm is not needed', async () => {
