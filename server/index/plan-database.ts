@@ -1,18 +1,17 @@
-import { closeSync, mkdtempSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
+  closeSessionSource,
   copyDatabase,
   type DatabaseCopy,
   DatabaseReadError,
   databaseState,
   listSessions,
+  type SessionReader,
   schemaDifference,
   sessionEntryName,
   sessionFingerprint,
   sessionReader,
+  sessionSource,
 } from '../scan/opencode-db';
-import { createPrivateFile } from '../scan/safe-open';
 import type { TranscriptEntry } from '../scan/walk-inputs';
 import type { FilePlan } from './file-plan';
 import type { IndexSummary } from './index-summary';
@@ -88,13 +87,15 @@ export async function planDatabase(ctx: DatabasePlanContext, entry: TranscriptEn
   } catch (error) {
     return fail(error);
   }
-  let documents: string | null = null;
+  // Kept open for the run when a session of it is planned: the analysing threads rebuild sessions from it.
+  let planned = false;
+  let reader: SessionReader | null = null;
   try {
     const differs = schemaDifference(copy.db);
     if (differs !== null) return fail(new DatabaseReadError('database_schema_unknown', differs));
     known.delete(entry.name);
     const sessions = listSessions(copy.db);
-    const reader = sessionReader(copy.db);
+    reader = sessionReader(copy.db);
     let since = performance.now();
     for (const session of sessions) {
       if (performance.now() - since >= SLICE_MS) {
@@ -115,27 +116,15 @@ export async function planDatabase(ctx: DatabasePlanContext, entry: TranscriptEn
         if (old.status === 'failed') summary.filesFailed++;
         continue;
       }
-      const read = reader.read(session.id);
-      if (read.status !== 'ok') {
-        if (!ctx.writeFailed(name, read.status === 'failed' ? read.code : 'unreadable')) return false;
-        summary.filesFailed++;
-        continue;
-      }
-      if (documents === null) {
-        const dir = mkdtempSync(join(tmpdir(), 'tcf-opencode-sessions-'));
-        documents = dir;
-        plan.cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-      }
-      const path = join(documents, `${plan.length}.json`);
-      const bytes = Buffer.from(read.text);
-      const fd = createPrivateFile(path);
-      try {
-        let done = 0;
-        while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-      } finally {
-        closeSync(fd);
-      }
-      plan.add(root, { relPath: name, path, size: bytes.length, mtimeMs: session.timeUpdated, fingerprint, previousFindings: old?.findings ?? 0 });
+      plan.add(root, {
+        relPath: name,
+        path: sessionSource(copy.path, session.id),
+        size: reader.bytes(session.id),
+        mtimeMs: session.timeUpdated,
+        fingerprint,
+        previousFindings: old?.findings ?? 0,
+      });
+      planned = true;
     }
     const count = sessions.length;
     plan.afterWrite.push(() => store.saveDatabaseSource(root.id, entry.name, { state, sessions: count }));
@@ -143,6 +132,11 @@ export async function planDatabase(ctx: DatabasePlanContext, entry: TranscriptEn
   } catch (error) {
     return fail(error);
   } finally {
-    copy.close();
+    if (planned)
+      plan.cleanups.push(() => {
+        closeSessionSource(copy.path);
+        copy.close();
+      });
+    else copy.close();
   }
 }

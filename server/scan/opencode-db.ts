@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, mkdtempSync, readSync, rmSync, type Stats, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { FormatHint } from '../../shared/format-hints';
 import { OPENCODE_DB_SCHEMA, type OpenCodeSchemaHint, type OpenCodeTable } from '../../shared/opencode-schema';
@@ -112,6 +113,8 @@ export function databaseState(path: string): string {
 /** A private copy of the database, opened; `close` closes it and deletes the copy. */
 export interface DatabaseCopy {
   db: Database.Database;
+  /** The copy's path (in the private folder). */
+  path: string;
   /** Bytes copied (database and `-wal`). */
   bytes: number;
   /** Copies taken (1 when nothing changed during the first). */
@@ -202,14 +205,18 @@ export function copyDatabase(path: string, options: CopyOptions = {}): DatabaseC
     try {
       // Read-write on our own copy: the first connection replays the copied -wal into it (recovery).
       db = new Database(join(dir, 'opencode.db'), { fileMustExist: true });
-      db.pragma('query_only = 1');
       db.prepare('SELECT count(*) FROM sqlite_master').get();
+      // Our copy, recovered: folded into one file, so the run's worker threads can each open it read-only.
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.pragma('journal_mode = DELETE');
+      db.pragma('query_only = 1');
     } catch {
       remove();
       throw new DatabaseReadError('unreadable');
     }
     return {
       db,
+      path: join(dir, 'opencode.db'),
       bytes,
       attempts: attempt,
       close: () => {
@@ -347,6 +354,9 @@ export type SessionDocument = { status: 'ok'; text: string } | { status: 'failed
 /** Prepared reads of one copy, reused for every session of a run. */
 export interface SessionReader {
   read(sessionId: string): SessionDocument;
+  /** Bytes of a session's `data` (what a plan weighs it by), read through the session indexes. */
+  bytes(sessionId: string): number;
+  close(): void;
 }
 
 /**
@@ -363,7 +373,11 @@ export function sessionReader(db: Database.Database): SessionReader {
   const parts = db.prepare<[string], { id: unknown; message_id: unknown; data: unknown }>(
     'SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id',
   );
+  const messageBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM message WHERE session_id = ?').pluck();
+  const partBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM part WHERE session_id = ?').pluck();
   return {
+    bytes: (sessionId) => (messageBytes.get(sessionId) ?? 0) + (partBytes.get(sessionId) ?? 0),
+    close: () => db.close(),
     read: (sessionId) => {
       const row = session.get(sessionId);
       if (row === undefined) return { status: 'gone' };
@@ -445,4 +459,54 @@ export function materialiseSessions(entry: { path: string; name: string }, optio
     copy.close();
   }
   return out;
+}
+
+/**
+ * What the index plans for a session it must read: the private copy's path and the session id, joined by
+ * U+0000 (which no path holds). It never leaves the run (the entry is stored under sessionEntryName); a
+ * worker thread turns it back into the session's document (materialiseSession).
+ */
+const SOURCE_SEP = '\u0000';
+export const sessionSource = (copyPath: string, sessionId: string) => `${copyPath}${SOURCE_SEP}${sessionId}`;
+export const isSessionSource = (path: string) => path.includes(SOURCE_SEP);
+
+/** Connections to copies, one per thread and copy, kept for the run (the copy is read-only and private). */
+const sources = new Map<string, SessionReader>();
+let materialised = 0;
+
+/**
+ * Rebuilds one session of a copy (a sessionSource) into a file beside the copy, in its private folder, so the
+ * run's reader reads it as any export; `remove` deletes it. Runs in the worker threads: the rebuild is shared
+ * between the cores like the reading.
+ */
+export function materialiseSession(source: string): { path: string; remove(): void } | { code: ScanErrorCode } {
+  const at = source.indexOf(SOURCE_SEP);
+  const copyPath = source.slice(0, at);
+  let reader = sources.get(copyPath);
+  try {
+    if (reader === undefined) {
+      reader = sessionReader(new Database(copyPath, { readonly: true, fileMustExist: true }));
+      sources.set(copyPath, reader);
+    }
+    const read = reader.read(source.slice(at + 1));
+    if (read.status !== 'ok') return { code: read.status === 'failed' ? read.code : 'unreadable' };
+    const path = join(dirname(copyPath), `session-${threadId}-${materialised++}.json`);
+    const fd = createPrivateFile(path);
+    try {
+      const bytes = Buffer.from(read.text);
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    } finally {
+      closeSync(fd);
+    }
+    return { path, remove: () => rmSync(path, { force: true }) };
+  } catch {
+    return { code: 'unreadable' };
+  }
+}
+
+/** Closes this thread's connection to a copy (before the copy is deleted). */
+export function closeSessionSource(copyPath: string): void {
+  sources.get(copyPath)?.close();
+  sources.delete(copyPath);
 }
