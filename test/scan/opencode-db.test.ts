@@ -102,6 +102,17 @@ describe("OpenCode's database", () => {
     expect(fileRows(b.db)[0]!.rel_path).toMatch(/^opencode\.db#[0-9a-f]{16}$/);
   });
 
+  it('read by worker threads (each rebuilds its sessions from the copy) as inline', async () => {
+    const native = folder('workers');
+    writeOpenCodeDatabase(native, [exportDoc(), renamed(exportDoc(), 'b')]);
+    const inline = await indexed(native);
+    await inline.run();
+    const threads = await indexed(native);
+    const summary = await indexDatabase(threads.db, { analyser: 'workers' });
+    expect(summary).toMatchObject({ filesChanged: 2, filesFailed: 0 });
+    expect(readingOf(threads.db)).toEqual(readingOf(inline.db));
+  }, 120_000);
+
   it('`scan` reads the database (named as a folder or as the file itself) as it reads the export, and deletes what it rebuilt', () => {
     const exported = folder('scan-export');
     writeFileSync(join(exported, 'opencode-invalid-call.jsonl'), exportText);
