@@ -197,6 +197,13 @@ describe("OpenCode's database holds no payload that leaves the scanner", () => {
       }
       const findings = await t.get('/api/findings?agent=opencode');
       expect(findings.json.rows.map((r: { code: string }) => r.code)).toEqual(['unparseable_tool_input']);
+      // Its page: no rows (the session is no file) and no `sed` command, and nothing of the session.
+      const detail = await t.get(`/api/findings/${findings.json.rows[0].id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.json.strip).toMatchObject({ status: 'unreadable', rows: [] });
+      expect(detail.json.strip.message).toContain("OpenCode's database");
+      expect(detail.json.local_command).toBeNull();
+      expect(detail.body.toLowerCase()).not.toContain(c.toLowerCase());
       t.db.pragma('wal_checkpoint(TRUNCATE)');
       const dbPath = join(t.dir, 'index.db');
       const bytes = Buffer.concat(['', '-wal'].filter((s) => existsSync(dbPath + s)).map((s) => readFileSync(dbPath + s)));
