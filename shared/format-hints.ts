@@ -3,6 +3,8 @@
  * the first non-blank row's shape (key names and fixed type names), never from the path and never
  * quoting the file. Absent when nothing cheap fits.
  */
+import { OPENCODE_SCHEMA_HINTS } from './opencode-schema';
+
 export const FORMAT_HINTS = {
   codex_rollout: 'Codex rollout',
   copilot_cli_events: 'Copilot CLI event log',
@@ -19,6 +21,8 @@ export const FORMAT_HINTS = {
   claude_prompt_history: "Claude Code's prompt history ({display, pastedContents} rows)",
   empty_object: 'an empty JSON object',
   not_an_object: 'JSON values that are not objects',
+  /** `database_schema_unknown` (issue 38): the table or column of OpenCode's database that differs. */
+  ...OPENCODE_SCHEMA_HINTS,
 } as const;
 
 export type FormatHint = keyof typeof FORMAT_HINTS;

@@ -18,6 +18,9 @@ export const SCAN_ERROR_CODES = [
   'unknown_format',
   'entire_compact_transcript',
   'gemini_text_only',
+  'database_schema_unknown',
+  'database_busy',
+  'database_too_large',
 ] as const;
 
 export type ScanErrorCode = (typeof SCAN_ERROR_CODES)[number];
@@ -45,4 +48,9 @@ export const SCAN_ERROR_DEFINITIONS: Record<ScanErrorCode, string> = {
     "Entire's compact transcript.jsonl (rows {v, agent, cli_version, type, ts, content}): a condensed copy without stop reasons or thinking, beside the full transcript; refused, never counted as a Claude Code transcript.",
   gemini_text_only:
     "A Gemini CLI conversation kept as text only, without the chat recording's ids, times, model or call statuses: the `/chat share` Markdown export (`## USER` / `## MODEL` sections) or the history `/chat share <file>.json` and `/chat save` checkpoints write (`[{role, parts}]`). Calls cannot be paired or dated, so it is refused.",
+  database_schema_unknown:
+    "OpenCode's database (`opencode.db`) lacks a table or column that is read, has one of another type, or has a column not known here: nothing of it is read; the hint names the table or column that differs.",
+  database_busy:
+    "OpenCode's database changed while it was being copied, on every attempt (or the copy took longer than the time limit): nothing of it is read this time, and the sessions read before are kept.",
+  database_too_large: "OpenCode's database with its write-ahead log is larger than the copy limit (64 GiB): it is not copied, nothing of it is read.",
 };

@@ -4,6 +4,7 @@ import { printable } from '../../shared/printable';
 import { SALVAGE_ADVICE, SALVAGEABLE_CODES } from '../../shared/salvage-advice';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { analyseFile, type FileAnalysis, type FindingRecord } from '../detect/analyse-file';
+import { materialiseSessions } from '../scan/opencode-db';
 import { walkInputs } from '../scan/walk-inputs';
 import { type FitColumn, fitTable, PLAIN, paint, type Terminal, wrapText } from './terminal';
 
@@ -154,7 +155,29 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
     report.summary.files_salvaged = 0;
     report.salvaged = [];
   }
-  for (const file of walk.files) {
+  // OpenCode's databases (issue 38): each session rebuilt from a private copy and read as its export; deleted after.
+  const files = [...walk.files];
+  const cleanups: (() => void)[] = [];
+  for (const database of walk.databases ?? []) {
+    const sessions = materialiseSessions(database);
+    cleanups.push(sessions.cleanup);
+    files.push(...sessions.files);
+    for (const f of sessions.failures) {
+      report.summary.files_scanned++;
+      report.summary.files_failed++;
+      report.errors.push({ file: f.name, line: null, code: f.code, ...(f.hint ? { hint: f.hint } : {}) });
+    }
+  }
+  try {
+    scanFiles(files, report, now, options);
+  } finally {
+    for (const cleanup of cleanups) cleanup();
+  }
+  return report;
+}
+
+function scanFiles(files: readonly { path: string; name: string }[], report: ScanReport, now: number, options: RunScanOptions): void {
+  for (const file of files) {
     const analysis = analyseForScan(file.path, now, options.salvage === true);
     report.summary.files_scanned++;
     if (analysis.status === 'in_progress') {
@@ -218,7 +241,6 @@ export function runScan(inputs: readonly string[], options: RunScanOptions = {})
   report.salvaged?.sort((a, b) => byName(a.file, b.file) || a.line - b.line);
   report.summary.findings = report.findings.length;
   for (const e of report.errors) report.summary.files_refused_by_code[e.code] = (report.summary.files_refused_by_code[e.code] ?? 0) + 1;
-  return report;
 }
 
 export function scanExitCode(report: ScanReport): 0 | 1 | 2 {

@@ -5,6 +5,7 @@ import { analyseFileAndSource, type FileAnalysis, hashMessageId } from '../detec
 import { classifyTurnEnds } from '../detect/classify-turn-ends';
 import { classifySessionEnd } from '../detect/session-end';
 import type { CaptureFile } from '../scan/capture-model';
+import { isSessionSource, materialiseSession } from '../scan/opencode-db';
 import type { AssistantMessage, TranscriptFile } from '../scan/transcript-model';
 
 /** The (day, version, model, thread, effort) a message is counted under. */
@@ -175,6 +176,16 @@ function turnEndCounts(transcript: TranscriptFile): TurnEndCount[] {
  * file's facts. Payload-free: hashes, cells of metadata and counts.
  */
 export function analyseForIndex(path: string, options: AnalyseForIndexOptions = {}): IndexAnalysis {
+  // A session of OpenCode's database (issue 38): rebuilt here, in the analysing thread, then read as its export.
+  if (isSessionSource(path)) {
+    const session = materialiseSession(path);
+    if ('code' in session) return { status: 'failed', bytes: 0, failure: { code: session.code, line: null } };
+    try {
+      return analyseForIndex(session.path, options);
+    } finally {
+      session.remove();
+    }
+  }
   const { analysis, source } = analyseFileAndSource(path, { forIndex: true, salvage: options.salvage === true, now: options.now });
   if (analysis.status !== 'ok' || source === null) return analysis as Exclude<FileAnalysis, { status: 'ok' }>;
   if (source.kind === 'capture') {

@@ -37,8 +37,17 @@ async function bundleWorker(): Promise<{ file: string; dispose: () => void }> {
   if (prebuilt !== null) return { file: prebuilt, dispose: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'tcf-worker-'));
   const file = join(dir, ANALYSE_WORKER_BUNDLE);
-  const { build } = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-  await build({ ...SERVER_BUNDLE_OPTIONS, entryPoints: [join(projectRoot, ANALYSE_WORKER_SOURCE)], outfile: file });
+  const require = createRequire(import.meta.url);
+  const { build } = require('esbuild') as typeof import('esbuild');
+  // better-sqlite3 (a native addon, CommonJS: OpenCode's database, issue 38) cannot be bundled into an ES module;
+  // the bundle in its temporary folder imports the installed one by its absolute path.
+  const sqlite = require.resolve('better-sqlite3');
+  await build({
+    ...SERVER_BUNDLE_OPTIONS,
+    entryPoints: [join(projectRoot, ANALYSE_WORKER_SOURCE)],
+    outfile: file,
+    plugins: [{ name: 'installed-sqlite', setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true })) }],
+  });
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

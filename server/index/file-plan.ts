@@ -26,6 +26,10 @@ export class FilePlan {
   /** Run order (indices into the columns); plan order until sorted. */
   private order: Uint32Array | null = null;
   private total = 0;
+  /** Run once every planned file is written (a database source's state is recorded then, issue 38). */
+  readonly afterWrite: (() => void)[] = [];
+  /** Run when the run ends, however it ends (temporary copies are deleted). */
+  readonly cleanups: (() => void)[] = [];
 
   get length(): number {
     return this.relPaths.length;

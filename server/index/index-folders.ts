@@ -92,6 +92,27 @@ async function indexLocked(store: IndexStore, options: IndexOptions, lock: Index
       : options.salvage === true || (options.salvage === undefined && ownSetting.get(rootId) === true);
 
   const plan = new FilePlan();
+  try {
+    return await runPlanned(store, options, roots, plan, summary, progress, report, beat, salvageOf, indexRunId, started);
+  } finally {
+    // Temporary copies (OpenCode's sessions, issue 38) are deleted however the run ends.
+    for (const cleanup of plan.cleanups) cleanup();
+  }
+}
+
+async function runPlanned(
+  store: IndexStore,
+  options: IndexOptions,
+  roots: ReturnType<IndexStore['roots']>,
+  plan: FilePlan,
+  summary: IndexSummary,
+  progress: IndexProgress,
+  report: () => void,
+  beat: () => void,
+  salvageOf: (rootId: number) => boolean,
+  indexRunId: number,
+  started: number,
+): Promise<IndexSummary> {
   for (const root of roots) await planRoot(store, root, summary, salvageOf(root.id), plan);
   // Planning's last slice, the sort (100,000 files: 16-23 ms) and starting the analysis threads
   // (8-15 ms) each get a turn of the event loop of their own: together, in one turn, they held the
@@ -129,6 +150,8 @@ async function indexLocked(store: IndexStore, options: IndexOptions, lock: Index
   } finally {
     await analyser.close();
   }
+  // Every planned file is written: a database source's state may now be recorded (the next run skips it when unchanged).
+  for (const record of plan.afterWrite) record();
 
   progress.phase = 'finishing';
   report();

@@ -6,6 +6,7 @@ import { type TranscriptEntry, type WalkResult, walkDirectoryAsync } from '../sc
 import { fingerprintOpenFile } from './file-fingerprint';
 import type { FilePlan } from './file-plan';
 import type { IndexSummary } from './index-summary';
+import { planDatabase } from './plan-database';
 import type { IndexRoot, IndexStore, KnownFile } from './storage-port';
 
 /**
@@ -68,8 +69,9 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
   }
   // One failed entry, written at once; false when the root was removed meanwhile.
   const planned = plan.length;
-  const writeFailed = (relPath: string, code: string): boolean => {
-    if (store.writeFailedEntry({ rootId: root.id, relPath, code, size: 0, mtimeMs: 0, fingerprint: '' }, known.get(relPath))) return true;
+  const writeFailed = (relPath: string, code: string, hint?: string): boolean => {
+    const entry = { rootId: root.id, relPath, code, size: 0, mtimeMs: 0, fingerprint: '', ...(hint === undefined ? {} : { hint }) };
+    if (store.writeFailedEntry(entry, known.get(relPath))) return true;
     summary.rootsRemoved++;
     plan.truncate(planned);
     return false;
@@ -80,6 +82,11 @@ export async function planRoot(store: IndexStore, root: IndexRoot, summary: Inde
     if (!writeFailed(problem.name, problem.code)) return;
     known.delete(problem.name);
     summary.filesFailed++;
+  }
+
+  // OpenCode's databases (issue 38): a session at a time, each an entry of its own (plan-database.ts).
+  for (const database of walk.databases ?? []) {
+    if (!(await planDatabase({ store, root, summary, plan, known, writeFailed, yieldSoon }, database))) return;
   }
 
   let since = performance.now();

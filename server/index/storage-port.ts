@@ -41,6 +41,13 @@ export interface IndexStore {
    * its own write.
    */
   writeFiles(files: Iterable<{ job: FileJob; analysis: IndexAnalysis }>, onWritten: (job: FileJob, analysis: IndexAnalysis, written: boolean) => void): void;
+  /**
+   * What a database source of a root (OpenCode's `opencode.db`, issue 38) looked like at the last run that read it:
+   * the digest of its files' sizes, mtimes and inodes, and how many of its sessions that run saw; null when never read.
+   */
+  databaseSource(rootId: number, relPath: string): { state: string; sessions: number } | null;
+  /** Records a database source once its sessions are written (null state: forgets it, so the next run reads it). */
+  saveDatabaseSource(rootId: number, relPath: string, source: { state: string; sessions: number } | null): void;
   /** A storage failure (disk full, database locked…) by code and a message that holds no path; null for any other error. */
   describeError(error: unknown): { code: string; message: string } | null;
   /**
@@ -81,6 +88,8 @@ export interface FailedEntry {
   size: number;
   mtimeMs: number;
   fingerprint: string;
+  /** A fixed name of shared/format-hints.ts (a database's schema: the table or column that differs). */
+  hint?: string;
 }
 
 /** One file to (re)read, as planning found it. */

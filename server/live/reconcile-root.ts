@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
 import { fsPath } from '../scan/file-name-bytes';
+import { isDatabaseEntry } from '../scan/opencode-db';
 import { SCANNED_EXTENSIONS, type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import type { RootRow } from '../store/index-statements';
@@ -56,6 +57,7 @@ export async function rootDifferences(db: Db, root: RootRow, shouldStop: () => b
     else if (row?.status !== 'failed' || row.error_code !== p.code) differs.push(p.name);
   }
   // Rows whose file the walk did not find (gone, or now a link), unless already kept as gone or under a folder it could not list.
-  for (const [name, row] of known) if (!row.gone && !badFolders.some((b) => name.startsWith(b))) differs.push(name);
+  // OpenCode's databases are read by a full index run only (their sessions are no files on disk: issue 38).
+  for (const [name, row] of known) if (!row.gone && !badFolders.some((b) => name.startsWith(b)) && !isDatabaseEntry(name)) differs.push(name);
   return differs;
 }

@@ -1,4 +1,5 @@
 import type { FindingDetail, FindingLink, StripRow } from '../../shared/api-schemas';
+import { isDatabaseEntry } from '../scan/opencode-db';
 import { pathUnderRoot, readRowWindow } from '../scan/read-row-window';
 import type { Db } from '../store/database';
 import { findingId, parseFindingId } from '../store/finding-id';
@@ -95,13 +96,15 @@ export function getFindingDetail(db: Db, id: string, context = DEFAULT_CONTEXT):
   let to = f.last_line + ctx;
   // A gone transcript (issue 27) is not read: whatever may be at its path now was not indexed.
   const gone = f.gone_ms !== null;
-  const path = gone ? null : pathUnderRoot(f.root_path, f.file);
+  // A session of OpenCode's database (issue 38) is no file: its rows were read from a private copy at index time only.
+  const session = isDatabaseEntry(f.file);
+  const path = gone || session ? null : pathUnderRoot(f.root_path, f.file);
   const window = path ? readRowWindow(path, sourceLines, f.evidence_sha256, from, to) : ({ status: gone ? 'gone' : 'unreadable' } as const);
   if (window.status === 'ok') to = Math.min(to, window.line_count);
   const inFinding = new Set(sourceLines);
   const rows: StripRow[] =
     window.status === 'ok' ? window.rows.filter((r) => near(sourceLines, ctx)(r.line)).map((r) => ({ ...r, in_finding: inFinding.has(r.line) })) : [];
-  const session = f.session_hash ? statements(db).sameSession.all({ session_hash: f.session_hash, id: f.id }).map(linkOf) : [];
+  const sameSession = f.session_hash ? statements(db).sameSession.all({ session_hash: f.session_hash, id: f.id }).map(linkOf) : [];
   return {
     ...toFinding(f),
     session_hash: f.session_hash,
@@ -114,15 +117,17 @@ export function getFindingDetail(db: Db, id: string, context = DEFAULT_CONTEXT):
             ? 'file changed since indexing: its lines no longer match the evidence digest, so no rows are shown (index again to refresh)'
             : window.status === 'gone'
               ? `the transcript was deleted on disk after ${new Date(f.gone_ms!).toISOString().slice(0, 10)}; the index keeps its metadata and evidence digest, not its rows`
-              : 'the file cannot be read (moved, removed, or replaced by a link)',
+              : session
+                ? "a session of OpenCode's database: its rows are read from a copy while indexing and never kept, so none are shown (its lines are those `opencode export` prints for the session)"
+                : 'the file cannot be read (moved, removed, or replaced by a link)',
       context: ctx,
       from,
       to,
       rows,
     },
     chain: chainOf(db, f),
-    session,
-    local_command: gone ? null : `sed -n '${from},${to}p' ${shellQuote(`./${f.file}`)}`,
+    session: sameSession,
+    local_command: gone || session ? null : `sed -n '${from},${to}p' ${shellQuote(`./${f.file}`)}`,
     gone_since: gone ? new Date(f.gone_ms!).toISOString() : null,
   };
 }

@@ -125,3 +125,16 @@ export function listDirectory(path: string): RawEntry[] {
     closeSync(fd);
   }
 }
+
+/**
+ * Creates a new file for writing in a private folder of ours (the copy of an OpenCode database,
+ * opencode-db.ts): never an existing file, never through a link (O_EXCL with O_NOFOLLOW), mode 0600.
+ * Throws OpenError('unreadable') when it cannot.
+ */
+export function createPrivateFile(path: string): number {
+  try {
+    return openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch {
+    throw new OpenError('unreadable');
+  }
+}

@@ -2,6 +2,7 @@ import { closeSync, lstatSync, readSync, realpathSync, type Stats } from 'node:f
 import { basename } from 'node:path';
 import { isStorageRoot, STORAGE_FOLDERS } from './agents/opencode-storage';
 import { childPath, displayComponent } from './file-name-bytes';
+import { isOpenCodeDatabaseName } from './opencode-db';
 import { listDirectory, OpenError, openRegularFile, type RawEntry } from './safe-open';
 
 export interface TranscriptEntry {
@@ -28,6 +29,8 @@ export interface WalkResult {
   symlinksSkipped: number;
   /** Walked `.json` files that do not begin like a whole-file transcript (a package.json, a settings file): counted, never read. */
   passedOver?: number;
+  /** OpenCode's databases (`opencode.db`, opencode-db.ts): read by the index, a session at a time, never as a file. */
+  databases?: TranscriptEntry[];
 }
 
 /** Raised for an input the user named that cannot be used at all. Its message names no path. */
@@ -115,6 +118,8 @@ function* walkSteps(dir: string, prefix: string, out: WalkResult, role: JsonRole
       if (entry.isFile()) out.files.push({ path: childPath(dir, text), name });
       // A FIFO, socket or device named like a transcript: listed and counted, never opened.
       else out.problems.push({ name, code: 'not_regular_file' });
+    } else if (isOpenCodeDatabaseName(text) && entry.isFile()) {
+      (out.databases ??= []).push({ path: childPath(dir, text), name });
     } else if (text.endsWith('.json') && entry.isFile() && role === 'storage_session' && depth === 1) {
       out.files.push({ path: childPath(dir, text), name, pieces: true });
     } else if (text.endsWith('.json') && entry.isFile() && role !== 'first_key') {
@@ -194,7 +199,10 @@ export function walkInputs(inputs: readonly string[]): WalkResult {
         throw new InputError(`${position} cannot be read`);
       }
     } else if (stat.isFile()) {
-      out.files.push({ path: real, name: label ? `${label}/${basename(input)}` : basename(input) });
+      const entry = { path: real, name: label ? `${label}/${basename(input)}` : basename(input) };
+      // OpenCode's database named itself (`scan ~/.local/share/opencode/opencode.db`): read a session at a time.
+      if (isOpenCodeDatabaseName(basename(input))) (out.databases ??= []).push(entry);
+      else out.files.push(entry);
     } else {
       throw new InputError(`${position} is neither a file nor a folder`);
     }

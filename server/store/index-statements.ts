@@ -92,6 +92,14 @@ export function prepareIndexStatements(db: Db) {
     filesOfRootPage: db.prepare<[number, number, number], FileRow>(
       'SELECT id, rel_path, size, mtime_ms, lower(hex(fingerprint)) AS fingerprint, status, findings, gone_ms IS NOT NULL AS gone FROM files WHERE root_id = ? AND id > ? ORDER BY id LIMIT ?',
     ),
+    // OpenCode's databases (migration 026): what each looked like at the last run that read it.
+    databaseSource: db.prepare<[number, string], { state: string; sessions: number }>(
+      'SELECT state, sessions FROM database_sources WHERE root_id = ? AND rel_path = ?',
+    ),
+    saveDatabaseSource: db.prepare<[number, string, string, number]>(
+      'INSERT INTO database_sources (root_id, rel_path, state, sessions) VALUES (?, ?, ?, ?) ON CONFLICT (root_id, rel_path) DO UPDATE SET state = excluded.state, sessions = excluded.sessions',
+    ),
+    forgetDatabaseSource: db.prepare<[number, string]>('DELETE FROM database_sources WHERE root_id = ? AND rel_path = ?'),
     // The whole row in one statement: the salvage label, a capture's terminal reason and the session end too (they
     // were separate updates, and a file that later failed kept an earlier read's). The session end's class by its id
     // in session_end_kinds (a test checks that table holds every name of shared/session-ends.ts).

@@ -294,7 +294,8 @@ export function sqliteIndexStore(db: Db): IndexStore {
   const writeFailed = db.transaction((entry: FailedEntry, old: KnownFile | undefined): boolean => {
     if (!st.rootById.get(entry.rootId)) return false;
     if (old) dropFileRows(st, old.id);
-    upsertFileRow(st, failedRow(entry.rootId, entry.relPath, entry.size, entry.mtimeMs, entry.fingerprint, entry.code, null, Date.now()));
+    const row = failedRow(entry.rootId, entry.relPath, entry.size, entry.mtimeMs, entry.fingerprint, entry.code, null, Date.now());
+    upsertFileRow(st, entry.hint === undefined ? row : { ...row, format_hint: entry.hint });
     markChanged(st);
     return true;
   }).immediate;
@@ -333,6 +334,11 @@ export function sqliteIndexStore(db: Db): IndexStore {
     },
     knownFiles: (rootId, afterId, limit) => st.filesOfRootPage.all(rootId, afterId, limit),
     writeFailedEntry: (entry, old) => writeFailed(entry, old),
+    databaseSource: (rootId, relPath) => st.databaseSource.get(rootId, relPath) ?? null,
+    saveDatabaseSource: (rootId, relPath, source) => {
+      if (source === null) st.forgetDatabaseSource.run(rootId, relPath);
+      else st.saveDatabaseSource.run(rootId, relPath, source.state, source.sessions);
+    },
     removeFiles: (files) => removeFiles(files),
     markGone: (files) => markGone(files),
     markBack: (file, mtimeMs) => markBack(file, mtimeMs),

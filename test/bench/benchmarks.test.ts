@@ -72,6 +72,15 @@ describe('the benchmarks, on a tiny corpus', () => {
     }
   }, 240_000);
 
+  it('bench:opencode builds a database and the same sessions as files, and prints the index times of each', async () => {
+    const { status, out } = await bench('bench-opencode.ts', ['--mb', '1']);
+    expect(status, out).toBe(0);
+    expect(out).toMatch(/\| opencode\.db \| \d+\.\d\d \| \d+\.\d{3} \|/);
+    const figures = lastJson(out) as { sessions: number; findings: number; db_again_s: number };
+    // One `invalid` call per session, found in both layouts (the script fails when they differ).
+    expect(figures.findings).toBe(figures.sessions);
+  }, 120_000);
+
   it('bench:real refuses to run without a folder', async () => {
     const { status, out } = await bench('bench-real.ts', []);
     expect(status).toBe(1);

@@ -42,6 +42,8 @@ describe('fail closed: every error code has a fixture with a located failure', (
     covered.push('unknown_format', 'entire_compact_transcript');
     // Gemini CLI's text-only files: test/scan/agents/other-agents.test.ts.
     covered.push('gemini_text_only');
+    // OpenCode's database (built at run time): test/scan/opencode-db.test.ts.
+    covered.push('database_schema_unknown', 'database_busy', 'database_too_large');
     // Covered by test/reliability/hostile-files.test.ts (each needs a file built at run time).
     covered.push('path_changed', 'nesting_too_deep', 'line_too_long', 'unfinished_last_line', 'unsupported_file_name');
     expect([...SCAN_ERROR_CODES].sort()).toEqual(covered.sort());

@@ -1,0 +1,512 @@
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, lstatSync, mkdtempSync, readSync, rmSync, type Stats, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { FormatHint } from '../../shared/format-hints';
+import { OPENCODE_DB_SCHEMA, type OpenCodeSchemaHint, type OpenCodeTable } from '../../shared/opencode-schema';
+import type { ScanErrorCode } from '../../shared/scan-errors';
+import { createPrivateFile, OpenError, openRegularFile } from './safe-open';
+
+/**
+ * OpenCode's database (issue 38): `opencode.db` (other release channels: `opencode-<channel>.db`),
+ * SQLite in WAL mode, written by a running OpenCode at any moment. It is never opened where it
+ * lies: opening it read-write could checkpoint it, `mode=ro` may create `-shm` beside it, and
+ * `immutable=1` ignores the `-wal`, where the most recent rows are. Instead the database and its
+ * `-wal` are copied, byte for byte, into a private folder of ours (mkdtemp, mode 0700; each file
+ * created O_EXCL|O_NOFOLLOW, mode 0600), read through descriptors opened without following links
+ * (safe-open.ts), regular files only, bounded in size (MAX_COPY_BYTES) and time (COPY_TIME_MS).
+ * Each file's size, mtime and inode are taken before and after the copy; any change means the copy
+ * may mix two states, so it is thrown away and taken again (COPY_ATTEMPTS), then refused
+ * `database_busy`, never read half. The copy is opened with better-sqlite3, which replays the
+ * copied `-wal` (recovery), and deleted once read. `-shm` is not copied: it is a shared-memory
+ * index SQLite rebuilds from the `-wal` when the first connection opens a database, so it holds
+ * nothing the `-wal` does not, and a copy of a mapped page being written could only mislead.
+ * Nothing takes a lock on the user's files, so OpenCode is never blocked by a read.
+ */
+
+/** A database file OpenCode writes: `opencode.db`, or a release channel's `opencode-<channel>.db`. */
+export const OPENCODE_DB_NAME = /^opencode(-[A-Za-z0-9_.]{1,40})?\.db$/;
+export const isOpenCodeDatabaseName = (name: string) => OPENCODE_DB_NAME.test(name);
+
+/** An index entry of a database: the database's own (a failure) or one of its sessions' (`opencode.db#<hex>`). */
+export function isDatabaseEntry(relPath: string): boolean {
+  const base = relPath.slice(relPath.lastIndexOf('/') + 1);
+  const cut = base.indexOf('#');
+  return isOpenCodeDatabaseName(cut === -1 ? base : base.slice(0, cut));
+}
+
+/** Database plus `-wal` above this are not copied (`database_too_large`). */
+export const MAX_COPY_BYTES = 64 * 1024 ** 3;
+/** One copy taking longer than this is abandoned (`database_busy`). */
+export const COPY_TIME_MS = 5 * 60_000;
+/** Copies attempted before a database that keeps changing is refused (`database_busy`). */
+export const COPY_ATTEMPTS = 4;
+const CHUNK = 8 * 1024 * 1024;
+
+/** Why a database could not be read: a scan error code, and for a schema that differs, the table or column. */
+export class DatabaseReadError extends Error {
+  constructor(
+    readonly code: ScanErrorCode,
+    readonly hint?: FormatHint,
+  ) {
+    super(code);
+  }
+}
+
+export interface CopyOptions {
+  maxBytes?: number;
+  timeMs?: number;
+  attempts?: number;
+  /** Called between chunks of the copy (tests change the files here). */
+  onChunk?: (attempt: number) => void;
+}
+
+interface Identity {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  dev: number;
+}
+
+const identity = (s: Stats): Identity => ({ size: s.size, mtimeMs: s.mtimeMs, ino: s.ino, dev: s.dev });
+const same = (a: Identity | null, b: Identity | null) =>
+  a === null || b === null ? a === b : a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino && a.dev === b.dev;
+
+/** The `-wal` beside a database: null when there is none; a link or anything but a regular file is refused. */
+function walIdentity(path: string): Identity | null {
+  let s: Stats;
+  try {
+    s = lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new DatabaseReadError('unreadable');
+  }
+  if (s.isSymbolicLink()) throw new DatabaseReadError('path_changed');
+  if (!s.isFile()) throw new DatabaseReadError('not_regular_file');
+  return identity(s);
+}
+
+function openChecked(path: string): { fd: number; stat: Stats } {
+  try {
+    return openRegularFile(path);
+  } catch (error) {
+    throw new DatabaseReadError(error instanceof OpenError ? error.problem : 'unreadable');
+  }
+}
+
+/**
+ * What the database and its `-wal` look like on disk, cheaply (two stats): a digest of their
+ * sizes, mtimes and inodes. Unchanged since the last run, no session can have changed, so a
+ * no-change re-index copies nothing.
+ */
+export function databaseState(path: string): string {
+  const { fd, stat } = openChecked(path);
+  closeSync(fd);
+  const db = identity(stat);
+  const wal = walIdentity(`${path}-wal`);
+  const text = JSON.stringify([db, wal]);
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
+}
+
+/** A private copy of the database, opened; `close` closes it and deletes the copy. */
+export interface DatabaseCopy {
+  db: Database.Database;
+  /** The copy's path (in the private folder). */
+  path: string;
+  /** Bytes copied (database and `-wal`). */
+  bytes: number;
+  /** Copies taken (1 when nothing changed during the first). */
+  attempts: number;
+  close(): void;
+}
+
+function copyInto(fd: number, size: number, target: string, deadline: number, onChunk: (() => void) | undefined): number {
+  const out = createPrivateFile(target);
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size)));
+    let done = 0;
+    while (done < size) {
+      const n = readSync(fd, buf, 0, Math.min(buf.length, size - done), done);
+      if (n === 0) break;
+      let written = 0;
+      while (written < n) written += writeSync(out, buf, written, n - written);
+      done += n;
+      onChunk?.();
+      if (Date.now() > deadline) throw new DatabaseReadError('database_busy');
+    }
+    return done;
+  } finally {
+    closeSync(out);
+  }
+}
+
+/** One attempt: the copy when every file held still while it was taken, else null. */
+function copyOnce(path: string, dir: string, options: CopyOptions, attempt: number): number | null {
+  const deadline = Date.now() + (options.timeMs ?? COPY_TIME_MS);
+  const main = openChecked(path);
+  let wal: { fd: number; stat: Stats } | null = null;
+  try {
+    const walBefore = walIdentity(`${path}-wal`);
+    if (walBefore !== null) wal = openChecked(`${path}-wal`);
+    const before = [identity(main.stat), wal === null ? null : identity(wal.stat)] as const;
+    if (wal !== null && !same(before[1], walBefore)) return null;
+    const total = before[0].size + (before[1]?.size ?? 0);
+    if (total > (options.maxBytes ?? MAX_COPY_BYTES)) throw new DatabaseReadError('database_too_large');
+    const onChunk = options.onChunk && (() => options.onChunk!(attempt));
+    let bytes = copyInto(main.fd, before[0].size, join(dir, 'opencode.db'), deadline, onChunk);
+    if (wal !== null) bytes += copyInto(wal.fd, before[1]!.size, join(dir, 'opencode.db-wal'), deadline, onChunk);
+    // After: the descriptors' files unchanged, and the names still lead to them (no file swapped in or appeared).
+    const after = [identity(fstatSync(main.fd)), wal === null ? null : identity(fstatSync(wal.fd))] as const;
+    let dbNow: Identity;
+    try {
+      const s = lstatSync(path);
+      if (!s.isFile()) return null;
+      dbNow = identity(s);
+    } catch {
+      return null;
+    }
+    const walNow = walIdentity(`${path}-wal`);
+    if (!same(before[0], after[0]) || !same(before[1], after[1]) || !same(before[0], dbNow) || !same(before[1], walNow)) return null;
+    return bytes;
+  } finally {
+    closeSync(main.fd);
+    if (wal !== null) closeSync(wal.fd);
+  }
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Copies the database (and its `-wal`) into a new private folder and opens the copy; throws
+ * DatabaseReadError. The user's files are only ever read; nothing is created beside them.
+ */
+export function copyDatabase(path: string, options: CopyOptions = {}): DatabaseCopy {
+  const attempts = options.attempts ?? COPY_ATTEMPTS;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const dir = mkdtempSync(join(tmpdir(), 'tcf-opencode-'));
+    const remove = () => rmSync(dir, { recursive: true, force: true });
+    let bytes: number | null;
+    try {
+      bytes = copyOnce(path, dir, options, attempt);
+    } catch (error) {
+      remove();
+      throw error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
+    }
+    if (bytes === null) {
+      remove();
+      if (attempt < attempts) sleep(50 * attempt);
+      continue;
+    }
+    let db: Database.Database;
+    try {
+      // Read-write on our own copy: the first connection replays the copied -wal into it (recovery).
+      db = new Database(join(dir, 'opencode.db'), { fileMustExist: true });
+      db.prepare('SELECT count(*) FROM sqlite_master').get();
+      // Our copy, recovered: folded into one file, so the run's worker threads can each open it read-only.
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.pragma('journal_mode = DELETE');
+      db.pragma('query_only = 1');
+    } catch {
+      remove();
+      throw new DatabaseReadError('unreadable');
+    }
+    return {
+      db,
+      path: join(dir, 'opencode.db'),
+      bytes,
+      attempts: attempt,
+      close: () => {
+        db.close();
+        remove();
+      },
+    };
+  }
+  throw new DatabaseReadError('database_busy');
+}
+
+/** Declared type affinity a column must have: TEXT for ids and JSON, INTEGER for times and counts, REAL for cost. */
+function expectedType(column: string): string {
+  if (column === 'cost') return 'REAL';
+  if (column.startsWith('time_') || column.startsWith('tokens_') || /^summary_(additions|deletions|files)$/.test(column)) return 'INTEGER';
+  return 'TEXT';
+}
+
+/**
+ * The schema checked against the one known (shared/opencode-schema.ts): null when it matches, else
+ * the hint naming the table (missing, or a column not known) or the column (missing, or another type).
+ */
+export function schemaDifference(db: Database.Database): OpenCodeSchemaHint | null {
+  for (const table of Object.keys(OPENCODE_DB_SCHEMA) as OpenCodeTable[]) {
+    const { required, optional } = OPENCODE_DB_SCHEMA[table];
+    const columns = db.prepare<[], { name: string; type: string }>(`SELECT name, type FROM pragma_table_info('${table}')`).all();
+    if (columns.length === 0) return `opencode_db_${table}`;
+    const known = new Set<string>([...required, ...optional]);
+    for (const c of columns) {
+      if (!known.has(c.name)) return `opencode_db_${table}`;
+      if (c.type.toUpperCase() !== expectedType(c.name)) return `opencode_db_${table}__${c.name}` as OpenCodeSchemaHint;
+    }
+    const present = new Set(columns.map((c) => c.name));
+    for (const c of required) if (!present.has(c)) return `opencode_db_${table}__${c}` as OpenCodeSchemaHint;
+  }
+  return null;
+}
+
+/** One session as planning sees it: what decides whether it is read again. */
+export interface SessionStamp {
+  /** OpenCode's session id: in memory only, never stored (its digest names the entry). */
+  id: string;
+  timeUpdated: number;
+  messages: number;
+  parts: number;
+}
+
+/** Every session of the database with its `time_updated` and row counts (one pass over each table's session index). */
+export function listSessions(db: Database.Database): SessionStamp[] {
+  const messages = new Map<string, number>();
+  for (const r of db.prepare<[], { s: string; n: number }>('SELECT session_id AS s, count(*) AS n FROM message GROUP BY session_id').all())
+    messages.set(r.s, r.n);
+  const parts = new Map<string, number>();
+  for (const r of db.prepare<[], { s: string; n: number }>('SELECT session_id AS s, count(*) AS n FROM part GROUP BY session_id').all()) parts.set(r.s, r.n);
+  return db
+    .prepare<[], { id: unknown; t: unknown }>('SELECT id, time_updated AS t FROM session ORDER BY id')
+    .all()
+    .filter((r): r is { id: string; t: number } => typeof r.id === 'string')
+    .map((r) => ({ id: r.id, timeUpdated: typeof r.t === 'number' ? r.t : 0, messages: messages.get(r.id) ?? 0, parts: parts.get(r.id) ?? 0 }));
+}
+
+/** The index entry of a session: the database's relative name, `#`, and 16 hex characters of the SHA-256 of the session id. */
+export function sessionEntryName(databaseName: string, sessionId: string): string {
+  return `${databaseName}#${createHash('sha256').update(sessionId).digest('hex').slice(0, 16)}`;
+}
+
+/** The 128-bit fingerprint an entry keeps for a session: its `time_updated` and row counts. */
+export function sessionFingerprint(s: SessionStamp): string {
+  return createHash('sha256').update(`${s.timeUpdated}|${s.messages}|${s.parts}`).digest('hex').slice(0, 32);
+}
+
+const parseJson = (text: unknown): unknown => {
+  if (typeof text !== 'string') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A session row as OpenCode's `fromRow` turns it into the export's `info` (undefined fields left out, as
+ * JSON.stringify does; `cost` and `tokens` where the database has those columns, as since v1.18).
+ */
+function sessionInfo(row: Record<string, unknown>): Record<string, unknown> {
+  const summary =
+    (row.summary_additions ?? null) !== null || (row.summary_deletions ?? null) !== null || (row.summary_files ?? null) !== null
+      ? {
+          additions: row.summary_additions ?? 0,
+          deletions: row.summary_deletions ?? 0,
+          files: row.summary_files ?? 0,
+          diffs: parseJson(row.summary_diffs) ?? undefined,
+        }
+      : undefined;
+  const model = parseJson(row.model);
+  return {
+    id: row.id,
+    slug: row.slug,
+    projectID: row.project_id,
+    workspaceID: row.workspace_id ?? undefined,
+    directory: row.directory,
+    path: row.path ?? undefined,
+    parentID: row.parent_id ?? undefined,
+    title: row.title,
+    agent: row.agent ?? undefined,
+    model: isObject(model) ? { id: model.id, providerID: model.providerID, variant: model.variant } : undefined,
+    version: row.version,
+    summary,
+    share: row.share_url ? { url: row.share_url } : undefined,
+    revert: parseJson(row.revert) ?? undefined,
+    permission: parseJson(row.permission) ?? undefined,
+    cost: row.cost ?? undefined,
+    tokens:
+      'tokens_input' in row
+        ? {
+            input: row.tokens_input,
+            output: row.tokens_output,
+            reasoning: row.tokens_reasoning,
+            cache: { read: row.tokens_cache_read, write: row.tokens_cache_write },
+          }
+        : undefined,
+    time: {
+      created: row.time_created,
+      updated: row.time_updated,
+      compacting: row.time_compacting ?? undefined,
+      archived: row.time_archived ?? undefined,
+    },
+  };
+}
+
+export type SessionDocument = { status: 'ok'; text: string } | { status: 'failed'; code: ScanErrorCode } | { status: 'gone' };
+
+/** Prepared reads of one copy, reused for every session of a run. */
+export interface SessionReader {
+  read(sessionId: string): SessionDocument;
+  /** Bytes of a session's `data` (what a plan weighs it by), read through the session indexes. */
+  bytes(sessionId: string): number;
+  close(): void;
+}
+
+/**
+ * The session as `opencode export` prints it (`JSON.stringify(…, null, 2)`): `info` rebuilt from the
+ * session's columns as OpenCode's fromRow does, each message `{info: {...data, id, sessionID}, parts}`
+ * in `time_created, id` order, each part `{...data, id, sessionID, messageID}` in id order. So the
+ * OpenCode adapter reads it exactly as the export, and its lines are the export's lines. A `data` that
+ * is not a JSON object fails the session `malformed_json`, a part whose message is not the session's `invalid_structure`
+ * (line: none, the database has no lines).
+ */
+export function sessionReader(db: Database.Database): SessionReader {
+  const session = db.prepare<[string], Record<string, unknown>>('SELECT * FROM session WHERE id = ?');
+  const messages = db.prepare<[string], { id: unknown; data: unknown }>('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id');
+  const parts = db.prepare<[string], { id: unknown; message_id: unknown; data: unknown }>(
+    'SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id',
+  );
+  const messageBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM message WHERE session_id = ?').pluck();
+  const partBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM part WHERE session_id = ?').pluck();
+  return {
+    bytes: (sessionId) => (messageBytes.get(sessionId) ?? 0) + (partBytes.get(sessionId) ?? 0),
+    close: () => db.close(),
+    read: (sessionId) => {
+      const row = session.get(sessionId);
+      if (row === undefined) return { status: 'gone' };
+      const byMessage = new Map<string, unknown[]>();
+      for (const p of parts.iterate(sessionId)) {
+        const data = parseJson(p.data);
+        if (!isObject(data) || typeof p.id !== 'string' || typeof p.message_id !== 'string') return { status: 'failed', code: 'malformed_json' };
+        const list = byMessage.get(p.message_id) ?? [];
+        list.push({ ...data, id: p.id, sessionID: sessionId, messageID: p.message_id });
+        byMessage.set(p.message_id, list);
+      }
+      const out: unknown[] = [];
+      for (const m of messages.iterate(sessionId)) {
+        const data = parseJson(m.data);
+        if (!isObject(data) || typeof m.id !== 'string') return { status: 'failed', code: 'malformed_json' };
+        out.push({ info: { ...data, id: m.id, sessionID: sessionId }, parts: byMessage.get(m.id) ?? [] });
+        byMessage.delete(m.id);
+      }
+      // A part of the session whose message is not the session's: the export would not show it, so it is not read as nothing.
+      if (byMessage.size > 0) return { status: 'failed', code: 'invalid_structure' };
+      return { status: 'ok', text: `${JSON.stringify({ info: sessionInfo(row), messages: out }, null, 2)}\n` };
+    },
+  };
+}
+
+/** A database's sessions as files to read (`scan`): each rebuilt into a private folder, or a failure by name. */
+export interface MaterialisedSessions {
+  files: { path: string; name: string }[];
+  failures: { name: string; code: ScanErrorCode; hint?: FormatHint }[];
+  /** Deletes the rebuilt sessions. */
+  cleanup(): void;
+}
+
+/**
+ * Every session of a database rebuilt as `opencode export` prints it, each into a file of a private folder
+ * (mode 0700, files 0600) named `<database>#<16 hex>` for the report: what `scan` reads. A database that
+ * cannot be read is one failure under its own name.
+ */
+export function materialiseSessions(entry: { path: string; name: string }, options: CopyOptions = {}): MaterialisedSessions {
+  const out: MaterialisedSessions = { files: [], failures: [], cleanup: () => {} };
+  let copy: DatabaseCopy;
+  try {
+    copy = copyDatabase(entry.path, options);
+  } catch (error) {
+    const e = error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
+    out.failures.push({ name: entry.name, code: e.code, ...(e.hint ? { hint: e.hint } : {}) });
+    return out;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'tcf-opencode-sessions-'));
+  out.cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const differs = schemaDifference(copy.db);
+    if (differs !== null) {
+      out.failures.push({ name: entry.name, code: 'database_schema_unknown', hint: differs });
+      return out;
+    }
+    const reader = sessionReader(copy.db);
+    for (const session of listSessions(copy.db)) {
+      const name = sessionEntryName(entry.name, session.id);
+      const read = reader.read(session.id);
+      if (read.status !== 'ok') {
+        out.failures.push({ name, code: read.status === 'failed' ? read.code : 'unreadable' });
+        continue;
+      }
+      const path = join(dir, `${out.files.length}.json`);
+      const fd = createPrivateFile(path);
+      try {
+        const bytes = Buffer.from(read.text);
+        let done = 0;
+        while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+      } finally {
+        closeSync(fd);
+      }
+      out.files.push({ path, name });
+    }
+  } catch {
+    out.failures.push({ name: entry.name, code: 'unreadable' });
+  } finally {
+    copy.close();
+  }
+  return out;
+}
+
+/**
+ * What the index plans for a session it must read: the private copy's path and the session id, joined by
+ * U+0000 (which no path holds). It never leaves the run (the entry is stored under sessionEntryName); a
+ * worker thread turns it back into the session's document (materialiseSession).
+ */
+const SOURCE_SEP = '\u0000';
+export const sessionSource = (copyPath: string, sessionId: string) => `${copyPath}${SOURCE_SEP}${sessionId}`;
+export const isSessionSource = (path: string) => path.includes(SOURCE_SEP);
+
+/** Connections to copies, one per thread and copy, kept for the run (the copy is read-only and private). */
+const sources = new Map<string, SessionReader>();
+let materialised = 0;
+
+/**
+ * Rebuilds one session of a copy (a sessionSource) into a file beside the copy, in its private folder, so the
+ * run's reader reads it as any export; `remove` deletes it. Runs in the worker threads: the rebuild is shared
+ * between the cores like the reading.
+ */
+export function materialiseSession(source: string): { path: string; remove(): void } | { code: ScanErrorCode } {
+  const at = source.indexOf(SOURCE_SEP);
+  const copyPath = source.slice(0, at);
+  let reader = sources.get(copyPath);
+  try {
+    if (reader === undefined) {
+      reader = sessionReader(new Database(copyPath, { readonly: true, fileMustExist: true }));
+      sources.set(copyPath, reader);
+    }
+    const read = reader.read(source.slice(at + 1));
+    if (read.status !== 'ok') return { code: read.status === 'failed' ? read.code : 'unreadable' };
+    const path = join(dirname(copyPath), `session-${threadId}-${materialised++}.json`);
+    const fd = createPrivateFile(path);
+    try {
+      const bytes = Buffer.from(read.text);
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+    } finally {
+      closeSync(fd);
+    }
+    return { path, remove: () => rmSync(path, { force: true }) };
+  } catch {
+    return { code: 'unreadable' };
+  }
+}
+
+/** Closes this thread's connection to a copy (before the copy is deleted). */
+export function closeSessionSource(copyPath: string): void {
+  sources.get(copyPath)?.close();
+  sources.delete(copyPath);
+}
