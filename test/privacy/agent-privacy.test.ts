@@ -197,7 +197,8 @@ describe('Codex and OpenCode outputs hold no payload', () => {
       }
       // Issue 34: every finding, its detail and its session name the agent (a name of shared/agents.ts, never payload).
       const findings = (await t.get('/api/findings')).json.rows as { id: string; agent: string }[];
-      expect(findings.map((f) => f.agent).sort()).toEqual(['codex', 'opencode']);
+      // The OpenCode session is written twice (its export and its storage/ tree): one finding each.
+      expect(findings.map((f) => f.agent).sort()).toEqual(['codex', 'opencode', 'opencode']);
       for (const f of findings) {
         const detail = await t.get(`/api/findings/${f.id}`);
         expect(detail.status).toBe(200);
