@@ -57,7 +57,7 @@ describe.runIf(readerBlocked === null && requireChromiumOrSkip('read-only index 
       return page;
     }
 
-    it('says so in a banner on every page, and the charts still render', async () => {
+    it.concurrent('says so in a banner on every page, and the charts still render', async ({ expect }) => {
       const page = await open('/');
       const banner = page.getByTestId('read-only-banner');
       await banner.waitFor();
@@ -72,7 +72,7 @@ describe.runIf(readerBlocked === null && requireChromiumOrSkip('read-only index 
       expect(errors).toEqual([]);
     });
 
-    it('disables adding, indexing, salvage and removing, each titled with why', async () => {
+    it.concurrent('disables adding, indexing, salvage and removing, each titled with why', async ({ expect }) => {
       const page = await open('/folders');
       const row = page.getByTestId('folders-table').locator('tbody tr');
       await row.first().waitFor();
