@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { indexDatabase } from '../../server/app/index-database';
 import { startServer } from '../../server/app/serve';
@@ -52,7 +52,7 @@ describe.runIf(requireChromiumOrSkip('agent dimension'))('the agent dimension on
 
   const messages = async (agent: string) => (await api<{ assistant_messages: number }>(`/api/summary?agent=${agent}`)).assistant_messages;
 
-  it.concurrent('the Overview opens on Claude Code, names the other agents, and the agent filter switches every figure', async ({ expect }) => {
+  it('the Overview opens on Claude Code, names the other agents, and the agent filter switches every figure', async () => {
     const claude = await messages('claude-code');
     const codex = await messages('codex');
     expect(claude).toBeGreaterThan(0);
@@ -80,7 +80,7 @@ describe.runIf(requireChromiumOrSkip('agent dimension'))('the agent dimension on
     await page.close();
   });
 
-  it.concurrent('the Findings page filters by agent from the address', async ({ expect }) => {
+  it('the Findings page filters by agent from the address', async () => {
     const page = await open('/findings?agent=opencode');
     await page.getByTestId('finding-path').first().waitFor();
     const paths = await page.getByTestId('finding-path').allTextContents();

@@ -89,7 +89,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     return page;
   }
 
-  it.concurrent.each(PAGES.flatMap(([name, path]) => (['light', 'dark'] as const).map((scheme) => [name, path, scheme] as const)))(
+  it.each(PAGES.flatMap(([name, path]) => (['light', 'dark'] as const).map((scheme) => [name, path, scheme] as const)))(
     '%s (%s) loads without console errors, shows no payload, and is screenshotted in %s',
     async (name, path, scheme) => {
       const page = await open(path, scheme);
@@ -100,10 +100,10 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
       await page.close();
       expect(consoleErrors).toEqual([]);
     },
-    60_000,
+    30_000,
   );
 
-  it.concurrent.each(PAGES)('%s is readable at 390 px wide: nothing but scrollable tables is wider than the screen', async (name, path) => {
+  it.each(PAGES)('%s is readable at 390 px wide: nothing but scrollable tables is wider than the screen', async (name, path) => {
     const page = await open(path, 'light', 390);
     await page.locator('main h1').first().waitFor();
     await page.waitForTimeout(300);
@@ -113,7 +113,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     expect(overflow).toBeLessThanOrEqual(1);
   });
 
-  it.concurrent('draws one denominator bar per day with tool-use turns, a line per code with findings, and a marker only where a verdict names a version', async ({ expect }) => {
+  it('draws one denominator bar per day with tool-use turns, a line per code with findings, and a marker only where a verdict names a version', async () => {
     const timeline = await api<TimelineResponse>('/api/timeline');
     const summary = await api<SummaryResponse>('/api/summary');
     const page = await open('/timeline?bucket=day');
@@ -143,7 +143,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.close();
   });
 
-  it.concurrent('draws one whisker bar per version and per model, as the API says', async ({ expect }) => {
+  it('draws one whisker bar per version and per model, as the API says', async () => {
     const versions = await api<VersionRatesResponse>('/api/versions');
     const models = await api<ModelRatesResponse>('/api/models');
     const page = await open('/versions');
@@ -158,7 +158,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.close();
   });
 
-  it.concurrent('draws rates by effort, how turns end by effort and for the last turn only, and filters by effort (issue 33)', async ({ expect }) => {
+  it('draws rates by effort, how turns end by effort and for the last turn only, and filters by effort (issue 33)', async () => {
     const efforts = await api<{ rows: Array<{ effort: string | null }> }>('/api/efforts');
     // The canary corpus records xhigh; the demo corpus records none (unknown).
     expect(efforts.rows.map((r) => r.effort)).toEqual(['xhigh', null]);
@@ -185,7 +185,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.close();
   });
 
-  it.concurrent('filters change the URL and the figures', async ({ expect }) => {
+  it('filters change the URL and the figures', async () => {
     const all = await api<SummaryResponse>('/api/summary');
     const main = await api<SummaryResponse>('/api/summary?sidechain=main');
     expect(main.assistant_messages).toBeLessThan(all.assistant_messages);
@@ -217,7 +217,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await findings.close();
   });
 
-  it.concurrent('lists a failed file with its code and line', async ({ expect }) => {
+  it('lists a failed file with its code and line', async () => {
     const page = await open('/files');
     await page.locator('[data-testid="file-row"]').first().waitFor();
     const text = await page.locator('[data-testid="files-table"]').textContent();
@@ -227,7 +227,7 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.close();
   });
 
-  it.concurrent('groups unknown_format files by what they look like, lists unknown row types and counts empty files', async ({ expect }) => {
+  it('groups unknown_format files by what they look like, lists unknown row types and counts empty files', async () => {
     const page = await open('/files');
     await page.locator('[data-testid="unknown-format-groups"]').waitFor();
     const groups = await page.locator('[data-testid="unknown-format-groups"]').textContent();

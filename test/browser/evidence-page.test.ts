@@ -17,10 +17,6 @@ import { LONG_MODEL, writeClaimCorpus } from '../support/claim-corpus';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts');
 mkdirSync(artifacts, { recursive: true });
-// One Chromium for both suites of this file (each has its own server and corpus).
-let chromium: Promise<Browser> | undefined;
-const browserOnce = () => (chromium ??= launchChromium());
-afterAll(async () => (await chromium)?.close());
 
 describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('evidence page: issue copy and chart images (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-evpage-'));
@@ -39,10 +35,11 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     db.close();
     server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
     base = server.url.replace(/\/$/, '');
-    browser = await browserOnce();
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
+    await browser?.close();
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
@@ -59,7 +56,7 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     return readFileSync((await dl.path())!);
   }
 
-  it.concurrent.each(['light', 'dark'] as const)(
+  it.each(['light', 'dark'] as const)(
     'the downloaded SVG (%s) is the chart with its series, title and legend, and the PNG decodes at twice its size',
     async (theme) => {
       const page = await open(`/evidence${theme === 'dark' ? '?chart_theme=dark' : ''}`);
@@ -97,7 +94,7 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     },
   );
 
-  it.concurrent('offers the report as a GitHub issue with a suggested title, and warns before printing project folders', async ({ expect }) => {
+  it('offers the report as a GitHub issue with a suggested title, and warns before printing project folders', async () => {
     const page = await open('/evidence');
     const json = await (await fetch(`${base}/api/export?format=json`)).json();
     await expect.poll(() => page.locator('[data-testid="issue-title"]').inputValue()).toBe(json.title);
@@ -131,15 +128,16 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     db.close();
     server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
     base = server.url.replace(/\/$/, '');
-    browser = await browserOnce();
+    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
+    await browser?.close();
     await server?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it.concurrent('one series per code with findings, the top tick at most 5x the largest rate drawn, no two version labels overlapping', async ({ expect }) => {
+  it('one series per code with findings, the top tick at most 5x the largest rate drawn, no two version labels overlapping', async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`${base}/evidence`);
     const chart = page.locator('[data-testid="report-chart"]');
@@ -188,7 +186,7 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     await page.close();
   });
 
-  it.concurrent('the page offers the one claim by default and, like `export --all-codes`, the whole-corpus report', async ({ expect }) => {
+  it('the page offers the one claim by default and, like `export --all-codes`, the whole-corpus report', async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`${base}/evidence`);
     const title = page.locator('[data-testid="issue-title"]');
@@ -200,7 +198,7 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     await page.close();
   });
 
-  it.concurrent.each([1100, 390])('issue 29: the Models chart shows every model id whole at %s px, and marks the whisker clipped at its top', async (width) => {
+  it.each([1100, 390])('issue 29: the Models chart shows every model id whole at %s px, and marks the whisker clipped at its top', async (width) => {
     const page = await browser.newPage({ viewport: { width, height: 900 } });
     await page.goto(`${base}/versions?chart=unparseable_tool_input`);
     const chart = page.locator('[data-testid="models-chart"]');
@@ -227,7 +225,7 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     await page.close();
   });
 
-  it.concurrent('the day card names where it starts (the first finding) and labels the highest rate as the peak', async ({ expect }) => {
+  it('the day card names where it starts (the first finding) and labels the highest rate as the peak', async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
     await page.goto(`${base}/timeline`);
     const card = page.locator('[data-testid="verdict-card"]', { hasText: 'unparseable' }).first();

@@ -64,7 +64,7 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
 
   const find = (file: string, code: string) => findings.find((f) => f.file.endsWith(file) && f.code === code)!;
 
-  it.concurrent.each([
+  it.each([
     ['light', 1280],
     ['dark', 1280],
     ['light', 390],
@@ -87,7 +87,7 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
     expect(errors).toEqual([]);
   });
 
-  it.concurrent('follows a chain link from the retry nudge to the "retry also failed" row, and the session link', async ({ expect }) => {
+  it('follows a chain link from the retry nudge to the "retry also failed" row, and the session link', async () => {
     const nudge = find('chain.jsonl', 'malformed_retry_injected');
     const exhausted = find('chain.jsonl', 'malformed_retry_exhausted');
     const page = await open(`/findings/${nudge.id}`, 'light', 390);

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { indexDatabase } from '../../server/app/index-database';
 import { startServer } from '../../server/app/serve';
@@ -66,7 +66,7 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     return rows.find((f) => f.file.endsWith('-home-user-project/compaction.jsonl') && f.code === 'empty_tool_input_with_error_result')!;
   };
 
-  it.concurrent('the Files page shows salvaged files as a state of their own, and a concatenated_rows failure suggests salvage', async ({ expect }) => {
+  it('the Files page shows salvaged files as a state of their own, and a concatenated_rows failure suggests salvage', async () => {
     const page = await open('/files');
     const salvaged = page.getByTestId('salvaged-row');
     await salvaged.first().waitFor();
@@ -83,7 +83,7 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     await page.close();
   });
 
-  it.concurrent('the Glossary shows code as code, never raw backticks', async ({ expect }) => {
+  it('the Glossary shows code as code, never raw backticks', async () => {
     const page = await open('/glossary');
     const words = page.getByTestId('glossary-words');
     expect(await words.textContent()).not.toContain('`');
@@ -91,7 +91,7 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     await page.close();
   });
 
-  it.concurrent("the Findings list cuts a long path in the middle: its start and the file's own name's end stay visible", async ({ expect }) => {
+  it("the Findings list cuts a long path in the middle: its start and the file's own name's end stay visible", async () => {
     const page = await open('/findings');
     const path = page.getByTestId('finding-path').first();
     await path.waitFor();
@@ -106,7 +106,7 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     await page.close();
   });
 
-  it.concurrent('the Finding page names its strip columns and explains its details', async ({ expect }) => {
+  it('the Finding page names its strip columns and explains its details', async () => {
     const f = await compactionFinding();
     const page = await open(`/findings/${f.id}`);
     const head = page.getByTestId('turn-strip-head');
@@ -118,7 +118,7 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     await page.close();
   });
 
-  it.concurrent('the Session page names a copied transcript a copy, counts it once, and has a legend for its marks', async ({ expect }) => {
+  it('the Session page names a copied transcript a copy, counts it once, and has a legend for its marks', async () => {
     const f = await compactionFinding();
     const hash = (await api<{ session_hash: string }>(`/api/findings/${f.id}`)).session_hash;
     const page = await open(`/sessions/${hash}`);
@@ -130,7 +130,7 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     await page.close();
   });
 
-  it.concurrent('Compare takes ranges whose ends were never indexed and compares the indexed versions within', async ({ expect }) => {
+  it('Compare takes ranges whose ends were never indexed and compares the indexed versions within', async () => {
     const query = 'a=2.1.30..2.1.39&b=2.1.40..2.1.99';
     expect((await fetch(`${base}/api/compare?${query}`)).status).toBe(200);
     const page = await open(`/compare?${query}`);

@@ -57,7 +57,7 @@ describe.runIf(readerBlocked === null && requireChromiumOrSkip('read-only index 
       return page;
     }
 
-    it.concurrent('says so in a banner on every page, and the charts still render', async ({ expect }) => {
+    it('says so in a banner on every page, and the charts still render', async () => {
       const page = await open('/');
       const banner = page.getByTestId('read-only-banner');
       await banner.waitFor();
@@ -72,7 +72,7 @@ describe.runIf(readerBlocked === null && requireChromiumOrSkip('read-only index 
       expect(errors).toEqual([]);
     });
 
-    it.concurrent('disables adding, indexing, salvage and removing, each titled with why', async ({ expect }) => {
+    it('disables adding, indexing, salvage and removing, each titled with why', async () => {
       const page = await open('/folders');
       const row = page.getByTestId('folders-table').locator('tbody tr');
       await row.first().waitFor();

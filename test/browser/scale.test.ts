@@ -94,7 +94,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
       return out;
     });
 
-  it.concurrent.each(VIEWS.flatMap(([name, path]) => [1280, 390].map((w) => [name, path, w] as const)))(
+  it.each(VIEWS.flatMap(([name, path]) => [1280, 390].map((w) => [name, path, w] as const)))(
     'real scale: %s at %s px has no overlapping chart labels, stays under 4,000 px, and says "No regression" at most once',
     async (name, path, width) => {
       const page = await open(scale, path, width);
@@ -110,17 +110,17 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
       expect(overflow).toBeLessThanOrEqual(1);
       await page.close();
     },
-    60_000,
+    30_000,
   );
 
-  it.concurrent.each(VIEWS)('real scale: %s in dark mode is screenshotted', async (name, path) => {
+  it.each(VIEWS)('real scale: %s in dark mode is screenshotted', async (name, path) => {
     const page = await open(scale, path, 1280, 'dark');
     await page.locator('main .recharts-surface').first().waitFor();
     await page.screenshot({ path: join(artifacts, `scale-${name}-dark.png`), fullPage: true });
     await page.close();
   });
 
-  it.concurrent('real scale: the Overview leads with a card naming the generated first bad version; no tile for a code without opportunities', async ({ expect }) => {
+  it('real scale: the Overview leads with a card naming the generated first bad version; no tile for a code without opportunities', async () => {
     const summary = await api<SummaryResponse>(scale, '/api/summary');
     const page = await open(scale, '/');
     const card = page.locator('[data-testid="verdicts-overview"] [data-testid="verdict-card"]').first();
@@ -148,7 +148,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.close();
   });
 
-  it.concurrent('real scale: the default charts draw only codes with findings, no band or whisker for a zero, and at most 30 version columns', async ({ expect }) => {
+  it('real scale: the default charts draw only codes with findings, no band or whisker for a zero, and at most 30 version columns', async () => {
     const summary = await api<SummaryResponse>(scale, '/api/summary');
     const withFindings = summary.codes.filter((c) => c.count > 0 && c.not_measurable === null).map((c) => c.code);
     const page = await open(scale, '/timeline');
@@ -187,7 +187,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await versions.close();
   });
 
-  it.concurrent('real scale: on the Versions chart a version where the rate cannot be measured is hatched, unlike a zero, and a clipped whisker ends in a mark', async ({ expect }) => {
+  it('real scale: on the Versions chart a version where the rate cannot be measured is hatched, unlike a zero, and a clipped whisker ends in a mark', async () => {
     // The answer is sparse (issue 32): the page rebuilds every code's figures, as expandRates does here.
     const rows = expandRates(await api<VersionRatesResponse>(scale, '/api/versions'));
     const page = await open(scale, '/versions?chart=missing_tool_use_block');
@@ -222,7 +222,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.close();
   }, 60_000);
 
-  it.concurrent('demo: Overview, Timeline and Versions name 2.1.40; the timeline marks it', async ({ expect }) => {
+  it('demo: Overview, Timeline and Versions name 2.1.40; the timeline marks it', async () => {
     const page = await open(demo, '/');
     await page.locator('[data-testid="verdict-card"]').first().waitFor();
     expect(await page.locator('[data-testid="verdict-card"]').first().getAttribute('data-first-bad')).toBe('2.1.40');
@@ -237,7 +237,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await versions.close();
   });
 
-  it.concurrent('demo: dragging the brush moves `from` by the dragged amount, and it stays', async ({ expect }) => {
+  it('demo: dragging the brush moves `from` by the dragged amount, and it stays', async () => {
     const timeline = await api<TimelineResponse>(demo, '/api/timeline');
     const days = timeline.rows.flatMap((r) => (r.day ? [r.day] : []));
     const page = await open(demo, '/timeline?bucket=day');
@@ -263,7 +263,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.close();
   });
 
-  it.concurrent('demo: Compare refuses overlapping and unknown sides and shows no ratio for zero against zero', async ({ expect }) => {
+  it('demo: Compare refuses overlapping and unknown sides and shows no ratio for zero against zero', async () => {
     const page = await open(demo, '/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42');
     await page.locator('[data-testid="compare-table"]').waitFor();
     await page.getByLabel('Side B').fill('2.1.39..2.1.42');
@@ -292,7 +292,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('overlap');
   });
 
-  it.concurrent.each([
+  it.each([
     ['overview', '/'],
     ['timeline', '/timeline'],
     ['versions', '/versions'],
@@ -317,7 +317,7 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.close();
   });
 
-  it.concurrent('each page links to its API call and offers CSV', async ({ expect }) => {
+  it('each page links to its API call and offers CSV', async () => {
     for (const path of ['/', '/timeline', '/versions']) {
       const page = await open(demo, path);
       const link = page.locator('[data-testid="api-link"]').first();
