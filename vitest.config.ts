@@ -13,7 +13,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two test files at a time even on two cores (vitest's default there is one): most files spend
     // their time waiting on child processes, servers, a browser or the disk, so the second core sat
-    // idle. Each file still runs in its own process (forks, isolated), with its own temporary folders.
+    // idle. Each file keeps its own temporary folders; the own-process project's files also their own process.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: [
       // Prints one NOTICE when suites that need ../shared are skipped (test/support/shared-notice.ts).
