@@ -21,6 +21,10 @@ function sharedSuiteFiles(dir = join(root, 'test')): string[] {
  */
 export function setup(project: TestProject): void {
   if (sharedAvailable || process.env.TCF_REQUIRE_SHARED) return;
+  // Each test project (vitest.config.ts) runs this setup, in the same main process: one notice for the run.
+  const once = globalThis as { tcfSharedNoticePrinted?: boolean };
+  if (once.tcfSharedNoticePrinted) return;
+  once.tcfSharedNoticePrinted = true;
   // The files this run selected (the state API is experimental: without it, name every such file).
   let selected: Set<string> | null = null;
   try {
