@@ -466,9 +466,12 @@ export function materialiseSessions(entry: { path: string; name: string }, optio
  * U+0000 (which no path holds). It never leaves the run (the entry is stored under sessionEntryName); a
  * worker thread turns it back into the session's document (materialiseSession).
  */
+// `\0\0<copy>\0<session id>`: no real path holds NUL, and file-name-bytes.ts's marked paths (`\0<folder>\0<name>`,
+// the folder never empty) never open with two, so a session source is never taken for a file and a file never for one.
 const SOURCE_SEP = '\u0000';
-export const sessionSource = (copyPath: string, sessionId: string) => `${copyPath}${SOURCE_SEP}${sessionId}`;
-export const isSessionSource = (path: string) => path.includes(SOURCE_SEP);
+const SOURCE_MARK = '\u0000\u0000';
+export const sessionSource = (copyPath: string, sessionId: string) => `${SOURCE_MARK}${copyPath}${SOURCE_SEP}${sessionId}`;
+export const isSessionSource = (path: string) => path.startsWith(SOURCE_MARK);
 
 /** Connections to copies, one per thread and copy, kept for the run (the copy is read-only and private). */
 const sources = new Map<string, SessionReader>();
@@ -480,8 +483,8 @@ let materialised = 0;
  * between the cores like the reading.
  */
 export function materialiseSession(source: string): { path: string; remove(): void } | { code: ScanErrorCode } {
-  const at = source.indexOf(SOURCE_SEP);
-  const copyPath = source.slice(0, at);
+  const at = source.indexOf(SOURCE_SEP, SOURCE_MARK.length);
+  const copyPath = source.slice(SOURCE_MARK.length, at);
   let reader = sources.get(copyPath);
   try {
     if (reader === undefined) {
