@@ -443,14 +443,7 @@ export function materialiseSessions(entry: { path: string; name: string }, optio
         continue;
       }
       const path = join(dir, `${out.files.length}.json`);
-      const fd = createPrivateFile(path);
-      try {
-        const bytes = Buffer.from(read.text);
-        let done = 0;
-        while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-      } finally {
-        closeSync(fd);
-      }
+      writePrivateText(path, read.text);
       out.files.push({ path, name });
     }
   } catch {
@@ -473,6 +466,18 @@ const SOURCE_MARK = '\u0000\u0000';
 export const sessionSource = (copyPath: string, sessionId: string) => `${SOURCE_MARK}${copyPath}${SOURCE_SEP}${sessionId}`;
 export const isSessionSource = (path: string) => path.startsWith(SOURCE_MARK);
 
+/** Writes a rebuilt session into a new file of our private folder (never an existing file, never through a link). */
+function writePrivateText(path: string, text: string): void {
+  const fd = createPrivateFile(path);
+  try {
+    const bytes = Buffer.from(text);
+    let done = 0;
+    while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Connections to copies, one per thread and copy, kept for the run (the copy is read-only and private). */
 const sources = new Map<string, SessionReader>();
 let materialised = 0;
@@ -494,14 +499,7 @@ export function materialiseSession(source: string): { path: string; remove(): vo
     const read = reader.read(source.slice(at + 1));
     if (read.status !== 'ok') return { code: read.status === 'failed' ? read.code : 'unreadable' };
     const path = join(dirname(copyPath), `session-${threadId}-${materialised++}.json`);
-    const fd = createPrivateFile(path);
-    try {
-      const bytes = Buffer.from(read.text);
-      let done = 0;
-      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-    } finally {
-      closeSync(fd);
-    }
+    writePrivateText(path, read.text);
     return { path, remove: () => rmSync(path, { force: true }) };
   } catch {
     return { code: 'unreadable' };

@@ -1,9 +1,10 @@
-import type { CardSide, VerdictCard } from '../../../shared/api-schemas';
+import type { CardSide, RegressionsResponse, VerdictCard } from '../../../shared/api-schemas';
 import { opportunityWords } from '../../../shared/format/opportunity-words';
 import { formatP } from '../../../shared/format/p-value';
 import { codeDefinition } from '../charts/CodeLegend';
 import { codeColor } from '../charts/colors';
 import { codeLabel, formatCount, formatPerMille, formatShortDay } from '../lib/format';
+import { Loaded, Section } from './ui';
 
 const where = (card: VerdictCard, key: string | null) => (key === null ? '–' : card.dimension === 'day' ? formatShortDay(key) : key);
 
@@ -132,5 +133,26 @@ export function VerdictCards({
         </p>
       )}
     </div>
+  );
+}
+
+/** "Where did it start?" by version: the version verdict cards of a regressions answer, in their section. */
+export function VersionVerdicts({
+  regressions,
+  title,
+  testId,
+}: {
+  regressions: { data: RegressionsResponse | undefined; error: unknown };
+  title: string;
+  testId: string;
+}) {
+  return (
+    <Section title={title}>
+      <Loaded query={regressions} height={90}>
+        {(r) => (
+          <VerdictCards cards={r.rows.filter((c) => c.dimension === 'version')} noClaim={r.no_claim.version} sessionCap={r.session_cap} testId={testId} />
+        )}
+      </Loaded>
+    </Section>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useFolders, useRegressions, useSummary } from '../../api/queries';
 import { FilterBar } from '../../components/FilterBar';
-import { ErrorBanner, Loaded, NothingIndexed, Section, Skeleton } from '../../components/ui';
-import { VerdictCards } from '../../components/VerdictCards';
+import { ErrorBanner, NothingIndexed, Skeleton } from '../../components/ui';
+import { VersionVerdicts } from '../../components/VerdictCards';
 import { ViewAsData } from '../../components/ViewAsData';
 import { toQueryString } from '../../lib/url-filters';
 import { usePageFilters } from '../../lib/use-page-filters';
@@ -32,18 +32,7 @@ export function OverviewPage() {
   return (
     <div className="page">
       <h1>Overview</h1>
-      <Section title="Where did it start?">
-        <Loaded query={regressions} height={90}>
-          {(r) => (
-            <VerdictCards
-              cards={r.rows.filter((c) => c.dimension === 'version')}
-              noClaim={r.no_claim.version}
-              sessionCap={r.session_cap}
-              testId="verdicts-overview"
-            />
-          )}
-        </Loaded>
-      </Section>
+      <VersionVerdicts regressions={regressions} title="Where did it start?" testId="verdicts-overview" />
       <OverviewWarnings summary={s} neverIndexed={folders.data?.rows.filter((r) => r.last_indexed_at === null).length ?? 0} />
       {agentRows.length > 1 && <OtherAgents agentRows={agentRows} filters={filters} search={page.search} />}
       <FilterBar showCodes={false} defaultAgent={openOn} />

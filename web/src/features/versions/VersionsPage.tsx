@@ -1,6 +1,6 @@
 import { FilterBar } from '../../components/FilterBar';
-import { Loaded, NothingIndexed, Section } from '../../components/ui';
-import { VerdictCards } from '../../components/VerdictCards';
+import { NothingIndexed } from '../../components/ui';
+import { VersionVerdicts } from '../../components/VerdictCards';
 import { codeLabel } from '../../lib/format';
 import { BreakdownSections } from './BreakdownSections';
 import { CrossSections } from './CrossSections';
@@ -28,18 +28,7 @@ export function VersionsPage() {
   return (
     <div className="page">
       <h1>Versions and models</h1>
-      <Section title="Where did it start? (by version)">
-        <Loaded query={regressions} height={90}>
-          {(r) => (
-            <VerdictCards
-              cards={r.rows.filter((c) => c.dimension === 'version')}
-              noClaim={r.no_claim.version}
-              sessionCap={r.session_cap}
-              testId="verdicts-version"
-            />
-          )}
-        </Loaded>
-      </Section>
+      <VersionVerdicts regressions={regressions} title="Where did it start? (by version)" testId="verdicts-version" />
       <FilterBar showCodes={false} extra={chooser} efforts={effortNames} />
       <VersionRatesSection state={state} />
       <BreakdownSections state={state} />
