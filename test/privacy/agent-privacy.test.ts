@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testApp } from '../support/api-app';
 import { newCanary } from '../support/canary-transcripts';
+import { expectAnswersFree, expectIndexFree, openCodeCanaryToolParts } from '../support/privacy-checks';
 import { runCli } from '../support/run-cli';
 
 /**
@@ -93,31 +94,7 @@ function writeAgentFiles(root: string, c: string): void {
           part({ type: 'step-start', snapshot: c }),
           part({ type: 'reasoning', text: c, metadata: { [c]: c } }),
           part({ type: 'text', text: c }),
-          part({
-            type: 'tool',
-            tool: 'invalid',
-            callID: c,
-            state: {
-              status: 'completed',
-              input: { tool: c, error: `${c} JSON parsing failed ${c}` },
-              output: c,
-              metadata: { [c]: c },
-              title: c,
-              time: { start: 1, end: 2 },
-            },
-          }),
-          part({
-            type: 'tool',
-            tool: `${c}_mcp`,
-            callID: c,
-            state: { status: 'error', input: {}, error: `Tool execution aborted ${c}`, metadata: { [c]: c }, time: { start: 1, end: 2 } },
-          }),
-          part({
-            type: 'tool',
-            tool: c,
-            callID: c,
-            state: { status: 'error', input: { [c]: c }, error: `The ${c} tool was called with invalid arguments ${c}` },
-          }),
+          ...openCodeCanaryToolParts(c).map(part),
           part({ type: 'patch', hash: c, files: [c] }),
           part({ type: c.toLowerCase(), [c]: c }),
           part({ type: 'step-finish', reason: c, snapshot: c, tokens: { input: 1, output: 1 }, cost: 0 }),
@@ -180,21 +157,20 @@ describe('Codex and OpenCode outputs hold no payload', () => {
         ['codex', 1],
         ['opencode', 2],
       ]);
-      for (const url of [
-        '/api/agents',
-        '/api/findings',
-        '/api/findings?agent=codex',
-        '/api/summary',
-        '/api/summary?agent=opencode',
-        '/api/files',
-        '/api/files?status=salvaged',
-        '/api/diagnostics',
-      ]) {
-        const r = await t.get(url);
-        expect(r.status, url).toBe(200);
-        expect(r.body, url).not.toContain(canary);
-        expect(r.body.toLowerCase(), url).not.toContain(canary.toLowerCase());
-      }
+      await expectAnswersFree(
+        t,
+        [
+          '/api/agents',
+          '/api/findings',
+          '/api/findings?agent=codex',
+          '/api/summary',
+          '/api/summary?agent=opencode',
+          '/api/files',
+          '/api/files?status=salvaged',
+          '/api/diagnostics',
+        ],
+        canary,
+      );
       // Issue 34: every finding, its detail and its session name the agent (a name of shared/agents.ts, never payload).
       const findings = (await t.get('/api/findings')).json.rows as { id: string; agent: string }[];
       // The OpenCode session is written twice (its export and its storage/ tree): one finding each.
@@ -211,11 +187,7 @@ describe('Codex and OpenCode outputs hold no payload', () => {
         expect(session.body).not.toContain(canary);
         expect(session.body.toLowerCase()).not.toContain(canary.toLowerCase());
       }
-      t.db.pragma('wal_checkpoint(TRUNCATE)');
-      const dbPath = join(t.dir, 'index.db');
-      const bytes = Buffer.concat(['', '-wal'].filter((s) => existsSync(dbPath + s)).map((s) => readFileSync(dbPath + s)));
-      expect(bytes.includes(Buffer.from(canary))).toBe(false);
-      expect(bytes.includes(Buffer.from(canary.toLowerCase()))).toBe(false);
+      const { dbPath } = expectIndexFree(t, canary);
       const reportRun = runCli(['report', '--db', dbPath]);
       expect(reportRun.stdout + reportRun.stderr).not.toContain(canary);
     } finally {

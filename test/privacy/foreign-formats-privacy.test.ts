@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FORMAT_HINTS } from '../../shared/format-hints';
 import { testApp } from '../support/api-app';
 import { newCanary } from '../support/canary-transcripts';
+import { expectAnswersFree, expectIndexFree } from '../support/privacy-checks';
 import { runCli } from '../support/run-cli';
 
 /**
@@ -81,18 +82,11 @@ describe('issue 37 outputs hold no payload', () => {
 
     const t = await testApp([root]);
     try {
-      for (const url of ['/api/files', '/api/summary', '/api/diagnostics']) {
-        const r = await t.get(url);
-        expect(r.status, url).toBe(200);
-        expect(r.body, url).not.toContain(canary);
-      }
+      await expectAnswersFree(t, ['/api/files', '/api/summary', '/api/diagnostics'], canary);
       const files = (await t.get('/api/files')).json;
       expect(files.rows.filter((r: { format_hint: string | null }) => r.format_hint !== null).length).toBeGreaterThanOrEqual(5);
       expect(files.unknown_rows.map((r: { unknown_row_types: unknown }) => r.unknown_row_types)).toEqual([[{ type: 'other', count: 3 }]]);
-      t.db.pragma('wal_checkpoint(TRUNCATE)');
-      const dbPath = join(t.dir, 'index.db');
-      const bytes = Buffer.concat(['', '-wal'].filter((s) => existsSync(dbPath + s)).map((s) => readFileSync(dbPath + s)));
-      expect(bytes.includes(Buffer.from(canary))).toBe(false);
+      const { dbPath, bytes } = expectIndexFree(t, canary);
       expect(bytes.includes(Buffer.from('cursor_transcript'))).toBe(true);
       const reportRun = runCli(['report', '--db', dbPath]);
       expect(reportRun.stdout).toContain('Files refused by code:');

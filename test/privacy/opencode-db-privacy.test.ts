@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OPENCODE_DDL, writeOpenCodeDatabase } from '../../fixtures/make-opencode-db.mjs';
 import { testApp } from '../support/api-app';
 import { newCanary } from '../support/canary-transcripts';
+import { expectAnswersFree, expectIndexFree, openCodeCanaryToolParts } from '../support/privacy-checks';
 import { runCli } from '../support/run-cli';
 
 /**
@@ -76,31 +77,7 @@ function canaryDocument(c: string) {
           part({ type: 'step-start', snapshot: c }),
           part({ type: 'reasoning', text: c, metadata: { [c]: c }, time: { start: 1, end: 2 } }),
           part({ type: 'text', text: c, time: { start: 1, end: 2 } }),
-          part({
-            type: 'tool',
-            tool: 'invalid',
-            callID: c,
-            state: {
-              status: 'completed',
-              input: { tool: c, error: `${c} JSON parsing failed ${c}` },
-              output: c,
-              metadata: { [c]: c },
-              title: c,
-              time: { start: 1, end: 2 },
-            },
-          }),
-          part({
-            type: 'tool',
-            tool: `${c}_mcp`,
-            callID: c,
-            state: { status: 'error', input: {}, error: `Tool execution aborted ${c}`, metadata: { [c]: c }, time: { start: 1, end: 2 } },
-          }),
-          part({
-            type: 'tool',
-            tool: c,
-            callID: c,
-            state: { status: 'error', input: { [c]: c }, error: `The ${c} tool was called with invalid arguments ${c}` },
-          }),
+          ...openCodeCanaryToolParts(c).map(part),
           part({ type: 'tool', tool: c, callID: c, state: { status: 'running', input: { [c]: c }, title: c, metadata: { [c]: c }, time: { start: 1 } } }),
           part({ type: 'patch', hash: c, files: [c] }),
           part({ type: 'agent', name: c, source: { value: c, start: 0, end: 1 } }),
@@ -182,19 +159,11 @@ describe("OpenCode's database holds no payload that leaves the scanner", () => {
         ['ok', null, null, 1],
       ]);
       for (const f of files) expect(f.rel_path).toMatch(/^(channel\/opencode-beta\.db|opencode\.db#[0-9a-f]{16})$/);
-      for (const url of [
-        '/api/agents',
-        '/api/findings',
-        '/api/findings?agent=opencode',
-        '/api/summary',
-        '/api/summary?agent=opencode',
-        '/api/files',
-        '/api/diagnostics',
-      ]) {
-        const r = await t.get(url);
-        expect(r.status, url).toBe(200);
-        expect(r.body.toLowerCase(), url).not.toContain(c.toLowerCase());
-      }
+      await expectAnswersFree(
+        t,
+        ['/api/agents', '/api/findings', '/api/findings?agent=opencode', '/api/summary', '/api/summary?agent=opencode', '/api/files', '/api/diagnostics'],
+        c,
+      );
       const findings = await t.get('/api/findings?agent=opencode');
       expect(findings.json.rows.map((r: { code: string }) => r.code)).toEqual(['unparseable_tool_input']);
       // Its page: no rows (the session is no file) and no `sed` command, and nothing of the session.
@@ -204,11 +173,7 @@ describe("OpenCode's database holds no payload that leaves the scanner", () => {
       expect(detail.json.strip.message).toContain("OpenCode's database");
       expect(detail.json.local_command).toBeNull();
       expect(detail.body.toLowerCase()).not.toContain(c.toLowerCase());
-      t.db.pragma('wal_checkpoint(TRUNCATE)');
-      const dbPath = join(t.dir, 'index.db');
-      const bytes = Buffer.concat(['', '-wal'].filter((s) => existsSync(dbPath + s)).map((s) => readFileSync(dbPath + s)));
-      expect(bytes.includes(Buffer.from(c))).toBe(false);
-      expect(bytes.includes(Buffer.from(c.toLowerCase()))).toBe(false);
+      const { dbPath } = expectIndexFree(t, c);
       for (const args of [
         ['index', '--db', dbPath],
         ['report', '--db', dbPath],

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copilotEvents, geminiJson, geminiJsonl, piSession, writeAgentHomes } from '../support/agent-layouts';
 import { testApp } from '../support/api-app';
 import { newCanary } from '../support/canary-transcripts';
+import { expectAnswersFree, expectIndexFree } from '../support/privacy-checks';
 import { runCli } from '../support/run-cli';
 
 /**
@@ -85,28 +86,25 @@ describe('Copilot CLI, Pi and Gemini CLI: nothing of a payload field leaves the 
       expect(files.reduce((n, f) => n + f.assistant_messages, 0)).toBeGreaterThan(0);
       const models = t.db.prepare('SELECT DISTINCT model FROM cells ORDER BY model').pluck().all() as string[];
       expect(models).toEqual(expect.arrayContaining(['claude-opus-4.8', 'gemini-3-flash-preview', 'gpt-5-mini']));
-      for (const url of [
-        '/api/files',
-        '/api/summary',
-        '/api/diagnostics',
-        '/api/versions',
-        '/api/models',
-        '/api/timeline',
-        '/api/findings',
-        '/api/efforts',
-        '/api/turn-ends?dimension=model',
-        '/api/session-ends',
-        '/api/version-models',
-        '/api/export',
-      ]) {
-        const r = await t.get(url);
-        expect(r.status, url).toBe(200);
-        expect(r.body, url).not.toContain(canary);
-      }
-      t.db.pragma('wal_checkpoint(TRUNCATE)');
-      const dbPath = join(t.dir, 'index.db');
-      const bytes = Buffer.concat(['', '-wal'].filter((s) => existsSync(dbPath + s)).map((s) => readFileSync(dbPath + s)));
-      expect(bytes.includes(Buffer.from(canary))).toBe(false);
+      await expectAnswersFree(
+        t,
+        [
+          '/api/files',
+          '/api/summary',
+          '/api/diagnostics',
+          '/api/versions',
+          '/api/models',
+          '/api/timeline',
+          '/api/findings',
+          '/api/efforts',
+          '/api/turn-ends?dimension=model',
+          '/api/session-ends',
+          '/api/version-models',
+          '/api/export',
+        ],
+        canary,
+      );
+      const { dbPath, bytes } = expectIndexFree(t, canary);
       expect(bytes.includes(Buffer.from('gemini_text_only'))).toBe(true);
       const report = runCli(['report', '--db', dbPath]);
       expect(report.stdout + report.stderr).not.toContain(canary);
