@@ -105,3 +105,15 @@ export function endpointTable(results: readonly EndpointLoad[]): string {
     ]),
   );
 }
+
+/** The endpoints the dashboard's pages load, each measured under load by bench:api and bench:scale. */
+export const PAGE_ENDPOINTS = [
+  '/api/summary',
+  '/api/timeline',
+  '/api/timeline?bucket=week&model=claude-opus-4-8',
+  '/api/versions',
+  '/api/version-models',
+  '/api/regressions',
+  '/api/findings?limit=100',
+  '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc',
+];

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { endpointTable, loadEndpoints } from './api-load';
+import { endpointTable, loadEndpoints, PAGE_ENDPOINTS } from './api-load';
 
 const root = join(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -39,21 +39,11 @@ if (!existsSync(dbPath)) {
 }
 
 const load = loadavg()[0]!;
-const results = await loadEndpoints(
-  dbPath,
-  [
-    '/api/summary',
-    '/api/timeline',
-    '/api/timeline?bucket=week&model=claude-opus-4-8',
-    '/api/versions',
-    '/api/version-models',
-    '/api/regressions',
-    '/api/findings?limit=100',
-    '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc',
-    '/api/export',
-  ],
-  { seconds: Number(values.seconds), connections: Number(values.connections), serveArgs: ['--no-watch', '--no-build'] },
-);
+const results = await loadEndpoints(dbPath, [...PAGE_ENDPOINTS, '/api/export'], {
+  seconds: Number(values.seconds),
+  connections: Number(values.connections),
+  serveArgs: ['--no-watch', '--no-build'],
+});
 console.log(
   `index: ${dbPath}; ${values.connections} connections, ${values.seconds} s per endpoint; load average ${load.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`,
 );

@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type EndpointLoad, endpointTable, loadEndpoints, table } from './api-load';
+import { type EndpointLoad, endpointTable, loadEndpoints, PAGE_ENDPOINTS, table } from './api-load';
 
 const here = import.meta.dirname;
 const root = resolve(here, '../..');
@@ -151,20 +151,7 @@ const db = { base: dbBytes(dbs.base), big: dbBytes(dbs.big) };
 
 let api: EndpointLoad[] = [];
 if (!values['skip-api']) {
-  api = await loadEndpoints(
-    dbs.big,
-    [
-      '/api/summary',
-      '/api/timeline',
-      '/api/timeline?bucket=week&model=claude-opus-4-8',
-      '/api/versions',
-      '/api/version-models',
-      '/api/regressions',
-      '/api/findings?limit=100',
-      '/api/findings?limit=100&code=missing_tool_use_block&sort=day_asc',
-    ],
-    { seconds: Number(values['api-seconds']), serveArgs: ['--no-watch', '--no-build'] },
-  );
+  api = await loadEndpoints(dbs.big, PAGE_ENDPOINTS, { seconds: Number(values['api-seconds']), serveArgs: ['--no-watch', '--no-build'] });
 }
 
 const mb = (n: number) => (n / 1e6).toFixed(0);

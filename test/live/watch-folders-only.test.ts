@@ -1,27 +1,13 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/app/index-database';
-import { IndexRunner } from '../../server/index/index-runner';
-import { RootWatcher } from '../../server/live/watch-folders';
-import { type Db, openDatabase } from '../../server/store/database';
-import { sqliteIndexStore } from '../../server/store/index-store';
-import { addRoot } from '../../server/store/roots';
+import { describe, expect, it } from 'vitest';
 import { newCanary } from '../support/canary-transcripts';
 import { sessionRows, sessionText } from '../support/session-transcripts';
 import { waitUntil } from '../support/wait-until';
+import { watchedIndexes } from '../support/watched-index';
 
-const tmp = mkdtempSync(join(tmpdir(), 'tcf-watchfolders-'));
+const { tmp, watched } = watchedIndexes('tcf-watchfolders-');
 const canary = newCanary();
-const open: Array<{ db: Db; watcher: RootWatcher }> = [];
-afterAll(async () => {
-  for (const { db, watcher } of open) {
-    await watcher.close();
-    db.close();
-  }
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 /** The inotify watches this process holds, as the kernel lists them (each is one `inotify wd:` line of an inotify descriptor). */
 function inotifyWatches(): number {
@@ -49,13 +35,8 @@ describe.runIf(process.platform === 'linux')('the watcher watches folders, never
     }
     mkdirSync(join(root, 'p0', 'sub'));
     writeFileSync(join(root, 'p0', 'sub', 'deep.jsonl'), sessionText('text_answer', canary, { idPrefix: 'deep' }));
-    const db = openDatabase(join(tmp, 'w.db'));
-    addRoot(db, root);
-    await indexDatabase(db, { analyser: 'inline' });
     const before = inotifyWatches();
-    const watcher = new RootWatcher(db, new IndexRunner(sqliteIndexStore(db), 'inline'), { debounceMs: 50, reconcileMs: 0 });
-    await watcher.start();
-    open.push({ db, watcher });
+    const { db, watcher } = await watched('w', root, { reconcileMs: 0, inlineWrites: true });
     // The root, p0..p2 and p0/sub: 5 folders, 451 files. A watch per file (chokidar's) would be 456.
     const folders = 1 + FOLDERS + 1;
     expect(watcher.watchCount()).toBe(folders);

@@ -1,42 +1,18 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { indexDatabase } from '../../server/app/index-database';
-import { liveWritesInThread } from '../../server/app/index-thread';
-import { IndexRunner } from '../../server/index/index-runner';
-import { RootWatcher } from '../../server/live/watch-folders';
-import { type Db, openDatabase } from '../../server/store/database';
-import { sqliteIndexStore } from '../../server/store/index-store';
+import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import { newCanary } from '../support/canary-transcripts';
 import { dumpIndex } from '../support/db-dump';
 import { sessionRows, sessionText } from '../support/session-transcripts';
 import { waitUntil } from '../support/wait-until';
+import { watchedIndexes } from '../support/watched-index';
 
-const tmp = mkdtempSync(join(tmpdir(), 'tcf-watchswap-'));
+const { tmp, watched } = watchedIndexes('tcf-watchswap-');
 const canary = newCanary();
-const open: Array<{ db: Db; watcher: RootWatcher }> = [];
-afterAll(async () => {
-  for (const { db, watcher } of open) {
-    await watcher.close();
-    db.close();
-  }
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-/** A watched index of `root` (indexed first, as serve does), with the watcher's options. */
-async function watched(name: string, root: string, options: ConstructorParameters<typeof RootWatcher>[2] = {}) {
-  const db = openDatabase(join(tmp, `${name}.db`));
-  addRoot(db, root);
-  await indexDatabase(db, { analyser: 'inline' });
-  // The server's writer thread, as serve runs the watcher.
-  const watcher = new RootWatcher(db, new IndexRunner(sqliteIndexStore(db), 'inline'), { debounceMs: 50, writer: liveWritesInThread(db), ...options });
-  await watcher.start();
-  open.push({ db, watcher });
-  return { db, watcher };
-}
 
 /** The files, messages and findings a fresh full index of `root` holds now. */
 async function freshDump(name: string, root: string) {
