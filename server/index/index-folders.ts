@@ -97,7 +97,8 @@ async function indexLocked(store: IndexStore, options: IndexOptions, lock: Index
     return await runPlanned(store, options, roots, plan, summary, progress, report, beat, salvageOf, indexRunId, started, early);
   } finally {
     // Started while planning but not used (a root removed meanwhile, or an error): closed here.
-    if (early.pool !== null && !early.used) await early.pool.close();
+    // Its failure (a worker that could not start) must not hide the run's own error.
+    if (early.pool !== null && !early.used) await early.pool.close().catch(() => {});
     // Temporary copies (OpenCode's sessions, issue 38) are deleted however the run ends.
     for (const cleanup of plan.cleanups) cleanup();
   }
