@@ -10,15 +10,20 @@ import { stderrProgress } from './progress-bar';
 /** Adds each folder as a root (validated: an existing folder, not a link) and indexes them. */
 export async function runIndex(db: Db, dirs: readonly string[], options: { salvage?: boolean } = {}): Promise<IndexSummary> {
   const roots = dirs.map((dir) => addRoot(db, dir));
-  return indexDatabase(db, {
-    rootIds: roots.map((r) => r.id),
-    onProgress: stderrProgress(),
-    salvage: options.salvage === true,
-    // Nothing else runs on this thread: it analyses too, with one worker thread fewer.
-    analyseHere: true,
-    // Runs on one database take turns: say why nothing moves.
-    onWaiting: (holder) => process.stderr.write(`waiting: ${holder.message.replace(/; try again.*$/, '')}…\n`),
-  });
+  return indexDatabase(
+    db,
+    {
+      rootIds: roots.map((r) => r.id),
+      onProgress: stderrProgress(),
+      salvage: options.salvage === true,
+      // Nothing else runs on this thread: it analyses too, with one worker thread fewer.
+      analyseHere: true,
+      // Runs on one database take turns: say why nothing moves.
+      onWaiting: (holder) => process.stderr.write(`waiting: ${holder.message.replace(/; try again.*$/, '')}…\n`),
+    },
+    // Nor does it answer requests while finishing: the denominators are rebuilt here, not in a thread of their own.
+    { rebuildHere: true },
+  );
 }
 
 /**

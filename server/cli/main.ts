@@ -1,3 +1,5 @@
+// First, before any other module is loaded: V8's tiering for the commands that read transcripts.
+import './v8-tiering';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { AGENTS } from '../../shared/agents';
 import { ServeError } from '../app/serve-error';

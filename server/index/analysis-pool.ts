@@ -55,7 +55,7 @@ async function bundleWorker(): Promise<{ file: string; dispose: () => void }> {
 const WORKER_YOUNG_GENERATION_MB = 16;
 
 /** Parse and detect in worker threads, one per core; results come back to the single writer. */
-export function workerAnalyser(threads = availableParallelism()): Analyser {
+export function workerAnalyser(threads = availableParallelism(), options: { tasksPerWorker?: number } = {}): Analyser {
   // Started at once, awaited by the first batch: the pool exists once its worker's bundle does.
   // Piscina is loaded here, not with this module: a run that needs no pool (a few small files, a
   // re-index with nothing to do) does not pay for loading it.
@@ -73,6 +73,9 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
       // 16 MB per worker: ~277 MB and ~165 MB (8 MB gave ~237 and ~151). Objects that outlive a
       // scavenge move to the old generation as before; nothing is limited but the nursery's size.
       resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      // More than one: the next batch already waits in the worker when it finishes one, so it never
+      // waits for this thread to hand it over (helpedAnalyser's thread is busy analysing meanwhile).
+      concurrentTasksPerWorker: options.tasksPerWorker ?? 1,
     }),
   }));
   // A failed build is reported by the first analyse (and by close), never as an unhandled rejection.
@@ -93,21 +96,45 @@ export function workerAnalyser(threads = availableParallelism()): Analyser {
  * to keep free and otherwise waits on the workers). Each worker costs its own isolate, bundle load and
  * JIT warm-up (~0.2 s of CPU on this machine): on the 65 MB real corpus that was a tenth of the run.
  * The first batch (the largest file) goes to the pool, so the thread that writes is not the one held
- * longest.
+ * longest. Work is shared as it comes, so both sides finish together: each worker holds at most
+ * two batches (the one it analyses and the next), and a batch goes to whichever side is free first.
+ * Handing the pool every batch this thread was too busy to take had queued up to 15 there, and this
+ * thread then waited idle for the pool to work through them at the end of the run.
+ * `pool` is a pool already started (`threads - 1` workers, two tasks each), or one is started here.
  */
-export function helpedAnalyser(threads: number): Analyser {
-  const pool = workerAnalyser(threads - 1);
+export function helpedAnalyser(threads: number, pool: Analyser = workerAnalyser(threads - 1, { tasksPerWorker: 2 })): Analyser {
   const here = inlineAnalyser();
+  const poolDepth = 2 * Math.max(1, threads - 1);
+  let inPool = 0;
   let busy = false;
-  let calls = 0;
+  let first = true;
+  const waiting: Array<() => void> = [];
+  const wake = () => {
+    for (const resolve of waiting.splice(0)) resolve();
+  };
   return {
     analyse: async (paths, salvage) => {
-      if (busy || calls++ === 0) return pool.analyse(paths, salvage);
-      busy = true;
-      try {
-        return await here.analyse(paths, salvage);
-      } finally {
-        busy = false;
+      for (;;) {
+        if (first || (busy && inPool < poolDepth)) {
+          first = false;
+          inPool++;
+          try {
+            return await pool.analyse(paths, salvage);
+          } finally {
+            inPool--;
+            wake();
+          }
+        }
+        if (!busy) {
+          busy = true;
+          try {
+            return await here.analyse(paths, salvage);
+          } finally {
+            busy = false;
+            wake();
+          }
+        }
+        await new Promise<void>((resolve) => waiting.push(resolve));
       }
     },
     close: () => pool.close(),

@@ -30,6 +30,8 @@ export class FilePlan {
   readonly afterWrite: (() => void)[] = [];
   /** Run when the run ends, however it ends (temporary copies are deleted). */
   readonly cleanups: (() => void)[] = [];
+  /** Told after each file added, with the plan's bytes and files so far (the CLI starts its workers while planning). */
+  onAdd: ((bytes: number, files: number) => void) | null = null;
 
   get length(): number {
     return this.relPaths.length;
@@ -52,6 +54,7 @@ export class FilePlan {
     this.previousFindings.push(job.previousFindings);
     this.total += job.size;
     this.order = null;
+    this.onAdd?.(this.total, this.relPaths.length);
   }
 
   /** Drops every file added after the first `n` (a root removed while it was planned). */

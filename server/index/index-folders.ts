@@ -92,12 +92,45 @@ async function indexLocked(store: IndexStore, options: IndexOptions, lock: Index
       : options.salvage === true || (options.salvage === undefined && ownSetting.get(rootId) === true);
 
   const plan = new FilePlan();
+  const early = earlyPool(options, plan);
   try {
-    return await runPlanned(store, options, roots, plan, summary, progress, report, beat, salvageOf, indexRunId, started);
+    return await runPlanned(store, options, roots, plan, summary, progress, report, beat, salvageOf, indexRunId, started, early);
   } finally {
+    // Started while planning but not used (a root removed meanwhile, or an error): closed here.
+    // Its failure (a worker that could not start) must not hide the run's own error.
+    if (early.pool !== null && !early.used) await early.pool.close().catch(() => {});
     // Temporary copies (OpenCode's sessions, issue 38) are deleted however the run ends.
     for (const cleanup of plan.cleanups) cleanup();
   }
+}
+
+interface EarlyPool {
+  /** The workers started while planning, or null. */
+  pool: Analyser | null;
+  /** Handed to the run's analyser (which closes it). */
+  used: boolean;
+}
+
+/**
+ * For a caller that analyses on its own thread too (the CLI: `analyseHere`), the workers start
+ * while the folders are still being walked, as soon as the files planned so far are worth them
+ * (WORKERS_WORTH_BYTES, the same rule as below, on bytes that only grow): a worker's start (its
+ * isolate and bundle, ~0.1 s) then overlaps the walk and fingerprinting instead of following them,
+ * and the largest file, which goes to a worker, no longer waits for one. As many workers as the run
+ * would start (one fewer than the cores; one when the files so far are small, analysisThreads).
+ * A re-index with nothing to read never plans those bytes, so never starts one.
+ */
+function earlyPool(options: IndexOptions, plan: FilePlan): EarlyPool {
+  const early: EarlyPool = { pool: null, used: false };
+  const mode = options.analyser ?? 'auto';
+  if (!options.analyseHere || mode === 'inline') return early;
+  plan.onAdd = (bytes, files) => {
+    if (bytes < WORKERS_WORTH_BYTES || files < 2) return;
+    plan.onAdd = null;
+    const threads = analysisThreads(bytes, files, availableParallelism());
+    early.pool = workerAnalyser(Math.max(1, threads - 1), { tasksPerWorker: 2 });
+  };
+  return early;
 }
 
 async function runPlanned(
@@ -112,6 +145,7 @@ async function runPlanned(
   salvageOf: (rootId: number) => boolean,
   indexRunId: number,
   started: number,
+  early: EarlyPool,
 ): Promise<IndexSummary> {
   for (const root of roots) await planRoot(store, root, summary, salvageOf(root.id), plan);
   // Planning's last slice, the sort (100,000 files: 16-23 ms) and starting the analysis threads
@@ -128,8 +162,16 @@ async function runPlanned(
   const mode = options.analyser ?? 'auto';
   const parallel = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= WORKERS_WORTH_BYTES && plan.length > 1);
   await yieldSoon();
+  plan.onAdd = null;
   const threads = analysisThreads(plan.bytes, plan.length, availableParallelism());
-  const analyser: Analyser = !parallel ? inlineAnalyser() : options.analyseHere && threads > 1 ? helpedAnalyser(threads) : workerAnalyser(threads);
+  let analyser: Analyser;
+  if (parallel && early.pool !== null) {
+    // The workers started while planning: as many as the plan so far wanted (its final mean may differ a little).
+    early.used = true;
+    analyser = threads > 1 ? helpedAnalyser(threads, early.pool) : early.pool;
+  } else {
+    analyser = !parallel ? inlineAnalyser() : options.analyseHere && threads > 1 ? helpedAnalyser(threads) : workerAnalyser(threads);
+  }
   try {
     await analyseAndWrite(plan, {
       analyser,

@@ -61,4 +61,37 @@ describe('analysing on the calling thread beside the workers', () => {
     expect(inline.findings.length).toBeGreaterThan(0);
     expect(await dump({ analyser: 'workers', analyseHere: true })).toEqual(inline);
   }, 120_000);
+
+  it('indexes the same with workers started while planning and the denominators rebuilt in the closing transaction', async () => {
+    // Over 16 MB planned (the size workers are started for), so the CLI's way starts them during the walk.
+    const large = join(tmp, 'large');
+    mkdirSync(large, { recursive: true });
+    for (let f = 0; f < 3; f++) {
+      const rows: string[] = [];
+      for (let i = 0, bytes = 0; bytes < 6 * 1024 * 1024; i++)
+        for (const row of sessionRows(i % 3 ? 'said_nothing' : 'lost_call', 'large', { idPrefix: `l${f}-${i}` })) {
+          rows.push(row);
+          bytes += row.length + 1;
+        }
+      writeFileSync(join(large, `big-${f}.jsonl`), `${rows.join('\n')}\n`);
+    }
+    const planned = files(large).reduce((n, f) => n + statSync(f).size, 0);
+    expect(planned).toBeGreaterThan(16 * 1024 * 1024);
+    const dump = async (name: string, run: (db: ReturnType<typeof openDatabase>) => Promise<unknown>) => {
+      const db = openDatabase(join(tmp, `${name}.db`));
+      try {
+        addRoot(db, large);
+        await run(db);
+        return dumpIndex(db);
+      } finally {
+        db.close();
+      }
+    };
+    const inline = await dump('large-inline', (db) => indexDatabase(db, { analyser: 'inline' }));
+    expect(inline.findings.length).toBeGreaterThan(0);
+    expect(inline.rootCells.length).toBeGreaterThan(0);
+    // As the CLI runs it (server/cli/index-command.ts): analysing here too, workers from the walk, rebuild here.
+    const cli = await dump('large-cli', (db) => indexDatabase(db, { analyseHere: true }, { rebuildHere: true }));
+    expect(cli).toEqual(inline);
+  }, 180_000);
 });
