@@ -5,6 +5,7 @@
  * relative file names, lines, digests, days, versions, model ids and counts.
  */
 import { type Static, type TSchema, Type } from 'typebox';
+import { MODEL_LIST_PATTERN } from './model-id';
 import { SESSION_ENDS, type SessionEnd } from './session-ends';
 import { TURN_END_API_ERROR_KINDS, TURN_ENDS, type TurnEnd } from './turn-ends';
 
@@ -12,11 +13,10 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 
 export const DayPattern = '^\\d{4}-\\d{2}-\\d{2}$';
 /**
- * Model ids, comma-separated (1–400 characters): lower-case letters, digits, `.`, `_`, `-`, and a `/`
- * only between two of those (a provider's prefix, OpenCode's `moonshotai/kimi-k2-instruct`): never
- * leading, trailing, doubled or beside a comma.
+ * Model ids, comma-separated (1–400 characters): each a model id as shared/model-id.ts defines it, the
+ * definition the scanner stores by (`qwen3-coder:30b`, `Kimi-K2`, `moonshotai/kimi-k2-instruct`), or `unknown`.
  */
-export const ModelListPattern = '^(?=.{1,400}$)(?:[a-z0-9._-]/(?=[a-z0-9._-])|[a-z0-9._,-])+$';
+export const ModelListPattern = MODEL_LIST_PATTERN;
 /** An agent's name (shared/agents.ts). */
 const AgentName = Type.String({ pattern: '^[a-z-]{1,20}$' });
 const Day = Type.String({ pattern: DayPattern });
@@ -34,7 +34,7 @@ export type Interval = Static<typeof Interval>;
 export const FilterQuery = Type.Object({
   code: Type.Optional(Type.String({ pattern: '^[a-z0-9_,]{1,400}$' })),
   version: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.,-]{1,400}$' })),
-  /** Model ids (comma-separated); `/` for ids that name their provider (OpenCode's `moonshotai/kimi-k2-instruct`). */
+  /** Model ids (comma-separated; shared/model-id.ts): `qwen3-coder:30b`, `Kimi-K2`, `moonshotai/kimi-k2-instruct`, or unknown. */
   model: Type.Optional(Type.String({ pattern: ModelListPattern })),
   /** Efforts (comma-separated): low, medium, high, xhigh, max…, or unknown. */
   effort: Type.Optional(Type.String({ pattern: '^[a-z,]{1,200}$' })),

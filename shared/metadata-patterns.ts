@@ -3,17 +3,19 @@
  * returns the value when it matches a conservative pattern, and otherwise a fixed
  * placeholder. Anything free-form (text, paths, tool names, ids) never passes.
  */
+import { isModelId } from './model-id';
 
-// Any printable ASCII token without spaces: third-party backends use ids such as qwen3-coder:30b
-// or vendor/model-name. Kept as written (an unknown id is not rewritten). `<synthetic>` is the
-// harness's marker, not a model, and stays null.
-const MODEL_ID = /^[\x21-\x7e]{1,128}$/;
 const BLOCK_TYPE = /^[a-z_]{1,40}$/;
 const VERSION = /^\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[0-9A-Za-z.]{1,32})?$/;
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})T/;
 
+/**
+ * A model id as shared/model-id.ts defines it (the one definition the API, the CLI and the page filter
+ * by), kept as written: third-party backends use ids such as `qwen3-coder:30b`, `Kimi-K2` or
+ * `vendor/model-name`. Anything else is null (unknown); `<synthetic>`, the harness's marker, is not one.
+ */
 export function safeModelId(value: unknown): string | null {
-  return typeof value === 'string' && value !== '<synthetic>' && MODEL_ID.test(value) ? value : null;
+  return isModelId(value) ? value : null;
 }
 
 const TERMINAL_REASON = /^[a-z][a-z0-9_]{0,63}$/;

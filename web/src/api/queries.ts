@@ -107,7 +107,10 @@ export const useCompare = (a: string, b: string, f: FilterQuery) =>
   useQuery({
     queryKey: ['compare', a, b, f],
     enabled: a !== '' && b !== '',
-    queryFn: () => api.get<CompareResponse>(`/api/compare${toQueryString({ a, b, model: f.model, folder: f.folder, sidechain: f.sidechain, code: f.code, agent: f.agent })}`),
+    queryFn: () =>
+      api.get<CompareResponse>(
+        `/api/compare${toQueryString({ a, b, model: f.model, folder: f.folder, sidechain: f.sidechain, code: f.code, agent: f.agent })}`,
+      ),
   });
 
 /** The evidence report's exact text, as it would be shared. */
