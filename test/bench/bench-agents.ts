@@ -86,6 +86,7 @@ interface Result {
   baseline: { cpu_s: number; wall_s: number };
   index: { cpu_s: number; wall_s: number; peak_rss_mb: number };
   index_vs_baseline: { cpu: number; wall: number };
+  paired_cpu: number[];
 }
 function benchReal(dirs: string[], document: boolean): Result {
   const r = spawnSync(
@@ -150,6 +151,7 @@ try {
             baseline_cpu_s: r.baseline.cpu_s,
             index_cpu_s: r.index.cpu_s,
             cpu_ratio: r.index_vs_baseline.cpu,
+            paired_cpu: r.paired_cpu,
             wall_ratio: r.index_vs_baseline.wall,
             vs_claude_code: +(r.index_vs_baseline.cpu / reference).toFixed(3),
             load_average: r.load_average,
