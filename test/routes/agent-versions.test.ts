@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, testApp } from '../support/api-app';
 import { fixturesRoot } from '../support/detector-fixtures';
+import { runCli } from '../support/run-cli';
 
 /**
  * Issue 34, point 2: versions are per agent. Codex rollouts rewritten to call themselves `2.1.209`, the
@@ -105,6 +106,14 @@ describe('the same version string under two agents stays two rows', () => {
     expect((await t.get(`/api/compare?a=2.1.160&b=${SHARED}&agent=claude-code`)).status).toBe(200);
     const codexOnly = await t.get(`/api/compare?a=2.1.160&b=${SHARED}&agent=codex`);
     expect([codexOnly.status, codexOnly.json.error?.code]).toEqual([400, 'bad_side']);
+    // The CLI's report: its version rows are per agent too, in --json and in the text.
+    const db = join(tmp, 'cli.db');
+    expect(runCli(['index', folder, '--db', db]).status).toBe(0);
+    const json = JSON.parse(runCli(['report', '--json', '--db', db]).stdout) as { by_version: Array<{ agent: string; key: string | null }> };
+    expect(json.by_version.filter((r) => r.key === SHARED).map((r) => r.agent)).toEqual(['claude-code', 'codex']);
+    const text = runCli(['report', '--db', db], { env: { COLUMNS: '200' } }).stdout;
+    expect(text).toContain('Per agent version');
+    expect(text).toMatch(new RegExp(`codex ${SHARED.replaceAll('.', '\\.')}`));
     // Other dimensions are not split by agent.
     const byModel = await rows('/api/turn-ends?dimension=model');
     expect(byModel.every((r) => r.agent === undefined)).toBe(true);

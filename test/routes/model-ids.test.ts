@@ -77,8 +77,8 @@ describe('one model id, from the scanner to every filter', () => {
     ]) {
       const run = runCli(['report', '--json', '--db', db, '--model', model!]);
       expect(run.status, run.stderr).toBe(0);
-      const report = JSON.parse(run.stdout) as { by_version: Array<{ key: string; assistant_messages: number }> };
-      expect(report.by_version.map((r) => r.key)).toEqual([version]);
+      const report = JSON.parse(run.stdout) as { by_version: Array<{ agent: string; key: string; assistant_messages: number }> };
+      expect(report.by_version.map((r) => `${r.agent} ${r.key}`)).toEqual([`${model === OLLAMA ? 'opencode' : 'codex'} ${version}`]);
       expect(report.by_version[0]!.assistant_messages).toBeGreaterThan(0);
     }
     const bad = runCli(['report', '--db', db, '--model', 'qwen3 coder']);
