@@ -5,6 +5,7 @@
  * relative file names, lines, digests, days, versions, model ids and counts.
  */
 import { type Static, type TSchema, Type } from 'typebox';
+import { MODEL_LIST_PATTERN } from './model-id';
 import { SESSION_ENDS, type SessionEnd } from './session-ends';
 import { TURN_END_API_ERROR_KINDS, TURN_ENDS, type TurnEnd } from './turn-ends';
 
@@ -12,11 +13,10 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 
 export const DayPattern = '^\\d{4}-\\d{2}-\\d{2}$';
 /**
- * Model ids, comma-separated (1–400 characters): lower-case letters, digits, `.`, `_`, `-`, and a `/`
- * only between two of those (a provider's prefix, OpenCode's `moonshotai/kimi-k2-instruct`): never
- * leading, trailing, doubled or beside a comma.
+ * Model ids, comma-separated (1–400 characters): each a model id as shared/model-id.ts defines it, the
+ * definition the scanner stores by (`qwen3-coder:30b`, `Kimi-K2`, `moonshotai/kimi-k2-instruct`), or `unknown`.
  */
-export const ModelListPattern = '^(?=.{1,400}$)(?:[a-z0-9._-]/(?=[a-z0-9._-])|[a-z0-9._,-])+$';
+export const ModelListPattern = MODEL_LIST_PATTERN;
 /** An agent's name (shared/agents.ts). */
 const AgentName = Type.String({ pattern: '^[a-z-]{1,20}$' });
 const Day = Type.String({ pattern: DayPattern });
@@ -34,7 +34,7 @@ export type Interval = Static<typeof Interval>;
 export const FilterQuery = Type.Object({
   code: Type.Optional(Type.String({ pattern: '^[a-z0-9_,]{1,400}$' })),
   version: Type.Optional(Type.String({ pattern: '^[0-9A-Za-z.,-]{1,400}$' })),
-  /** Model ids (comma-separated); `/` for ids that name their provider (OpenCode's `moonshotai/kimi-k2-instruct`). */
+  /** Model ids (comma-separated; shared/model-id.ts): `qwen3-coder:30b`, `Kimi-K2`, `moonshotai/kimi-k2-instruct`, or unknown. */
   model: Type.Optional(Type.String({ pattern: ModelListPattern })),
   /** Efforts (comma-separated): low, medium, high, xhigh, max…, or unknown. */
   effort: Type.Optional(Type.String({ pattern: '^[a-z,]{1,200}$' })),
@@ -77,8 +77,11 @@ const RateFigures = {
   codes: Type.Array(CodeRate),
 };
 
-/** Rates per Claude Code version (null: not recorded). */
-export const VersionRateRow = Type.Object({ version: Nullable(Type.String()), ...RateFigures });
+/**
+ * Rates per agent and version (null: not recorded): versions are per agent, so the same version string
+ * written by two agents is two rows (issue 34).
+ */
+export const VersionRateRow = Type.Object({ agent: AgentName, version: Nullable(Type.String()), ...RateFigures });
 export type VersionRateRow = Static<typeof VersionRateRow>;
 /** Rates per model (null: not recorded). */
 export const ModelRateRow = Type.Object({ model: Nullable(Type.String()), ...RateFigures });
@@ -90,7 +93,7 @@ export type EffortRateRow = Static<typeof EffortRateRow>;
 export const TimelineRow = Type.Object({ day: Type.Optional(Nullable(Type.String())), week: Type.Optional(Nullable(Type.String())), ...RateFigures });
 export type TimelineRow = Static<typeof TimelineRow>;
 /** The figures every rate row carries, whatever its dimension. */
-export type RateFigures = Omit<VersionRateRow, 'version'>;
+export type RateFigures = Omit<VersionRateRow, 'agent' | 'version'>;
 
 /** Why the server opened the index read-only (shared/read-only.ts says each in words). */
 export const ReadOnlyReason = Type.Union([
@@ -268,7 +271,8 @@ export const TimelineQuery = Type.Object({
 });
 export type TimelineQuery = Static<typeof TimelineQuery>;
 
-export const VersionMarker = Type.Object({ version: Type.String(), first_day: Type.String() });
+/** The first day an agent's version was seen (versions are per agent: two agents' same version string are two markers). */
+export const VersionMarker = Type.Object({ agent: AgentName, version: Type.String(), first_day: Type.String() });
 
 /** A code with no finding anywhere in a rate answer, with its opportunities summed over the answer's rows. */
 export const QuietCode = Type.Object({ code: Type.String(), opportunity: Type.String(), opportunities: Type.Integer() });
@@ -296,14 +300,15 @@ export type ModelRatesResponse = Static<typeof ModelRatesResponse>;
 export const EffortRatesResponse = Type.Object({ rows: Type.Array(EffortRateRow) });
 export type EffortRatesResponse = Static<typeof EffortRatesResponse>;
 
-export const VersionModelRow = Type.Object({ version: Nullable(Type.String()), model: Nullable(Type.String()), ...RateFigures });
+/** Rates per agent, version and model (the agent's version: two agents' same version string are two rows). */
+export const VersionModelRow = Type.Object({ agent: AgentName, version: Nullable(Type.String()), model: Nullable(Type.String()), ...RateFigures });
 export type VersionModelRow = Static<typeof VersionModelRow>;
 
 export const VersionModelResponse = Type.Object({ rows: Type.Array(VersionModelRow), ...SparseCodes });
 export type VersionModelResponse = Static<typeof VersionModelResponse>;
 
 /** Rates per version and effort: the effort breakdown on the Versions page. */
-export const VersionEffortRow = Type.Object({ version: Nullable(Type.String()), effort: Nullable(Type.String()), ...RateFigures });
+export const VersionEffortRow = Type.Object({ agent: AgentName, version: Nullable(Type.String()), effort: Nullable(Type.String()), ...RateFigures });
 export type VersionEffortRow = Static<typeof VersionEffortRow>;
 export const VersionEffortResponse = Type.Object({ rows: Type.Array(VersionEffortRow) });
 export type VersionEffortResponse = Static<typeof VersionEffortResponse>;
@@ -534,6 +539,8 @@ export const CompareQuery = Type.Object({
   from: FilterQuery.properties.from,
   to: FilterQuery.properties.to,
   version: FilterQuery.properties.version,
+  /** Agents: a side's versions are those agents' (versions are per agent). */
+  agent: FilterQuery.properties.agent,
 });
 export type CompareQuery = Static<typeof CompareQuery>;
 
@@ -751,6 +758,8 @@ export type EvidenceReport = Static<typeof EvidenceReport>;
 const TypeCount = Type.Object({ type: Type.String(), count: Type.Integer() });
 
 export const VersionDiagnostic = Type.Object({
+  /** The agent whose files these are (shared/agents.ts); the version is that agent's. */
+  agent: AgentName,
   version: Nullable(Type.String()),
   text_rows: Type.Integer(),
   tool_use_rows: Type.Integer(),
@@ -759,6 +768,10 @@ export const VersionDiagnostic = Type.Object({
   unknown_block_types: Type.Array(TypeCount),
 });
 export type VersionDiagnostic = Static<typeof VersionDiagnostic>;
+
+/** GET /api/diagnostics: folder ids and agents (comma-separated; shared/agents.ts). */
+export const DiagnosticsQuery = Type.Object({ folder: FilterQuery.properties.folder, agent: FilterQuery.properties.agent });
+export type DiagnosticsQuery = Static<typeof DiagnosticsQuery>;
 
 export const DiagnosticsResponse = Type.Object({ rows: Type.Array(VersionDiagnostic) });
 export type DiagnosticsResponse = Static<typeof DiagnosticsResponse>;
@@ -881,6 +894,8 @@ export const SessionEndCounts = Type.Object(
 
 /** A row names its dimension: `version`, `model` or `day` (of the last message judged; null when unknown), as asked. */
 export const SessionEndsRow = Type.Object({
+  /** Per version only: the agent whose version it is (versions are per agent). */
+  agent: Type.Optional(AgentName),
   version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   model: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   day: Type.Optional(Type.Union([Type.String(), Type.Null()])),
@@ -922,6 +937,8 @@ export const TurnEndApiErrorCounts = counts(TURN_END_API_ERROR_KINDS);
 
 /** A row names its dimension (`version`, `model`, `day` or `effort` of the turn's last message; null when unknown), as asked. */
 export const TurnEndsRow = Type.Object({
+  /** Per version only: the agent whose version it is (versions are per agent). */
+  agent: Type.Optional(AgentName),
   version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   model: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   day: Type.Optional(Type.Union([Type.String(), Type.Null()])),

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { AGENTS } from '../../shared/agents';
 import { FINDING_CODES, isFindingCode } from '../../shared/finding-codes';
 import { safeModelId, safeVersion } from '../../shared/metadata-patterns';
+import { MODEL_ID_MAX } from '../../shared/model-id';
 import { getRates } from '../query/get-rates';
 import type { RateFilters } from '../query/rate-filters';
 import { type Db, describeDatabaseError, openDatabase, openDatabaseReadOnly } from '../store/database';
@@ -51,7 +52,9 @@ export function checkFilterOptions(o: FilterOptions): void {
   }
   for (const m of o.model ?? []) {
     if (m !== 'unknown' && safeModelId(m) === null)
-      throw new UsageError(`--model ${quoted(m)} is malformed: expected a model id of a-z, 0-9, '.', '_' or '-' (at most 64), or unknown`);
+      throw new UsageError(
+        `--model ${quoted(m)} is malformed: expected a model id (at most ${MODEL_ID_MAX} characters: a letter or digit, then letters, digits, '.', '_', '-', ':', '@', and '/' between two parts), or unknown`,
+      );
   }
   if (o.sidechain !== undefined) checkChoice('--sidechain', o.sidechain, ['main', 'sidechain']);
   for (const a of o.agent ?? []) checkChoice('--agent', a, AGENTS);

@@ -5,18 +5,22 @@ import { middleTruncate } from '../../shared/middle-truncate';
 import { SALVAGE_ADVICE } from '../../shared/salvage-advice';
 import { formatCoverage } from '../query/format-rate';
 import { type FileCounts, getFileCounts } from '../query/get-file-counts';
-import { getRates, type RateRow, selectedCodes } from '../query/get-rates';
+import { getAgentVersionRows, getRates, type RateRow, selectedCodes } from '../query/get-rates';
 import { filterParams, type RateFilters } from '../query/rate-filters';
 import type { Db } from '../store/database';
 import { PLAIN, paint, type Terminal, wrapText } from './terminal';
 
+/** A version row names its agent: versions are per agent (issue 34), so two agents' same version string are two rows. */
+export type AgentVersionRateRow = RateRow & { agent?: string };
+
 export interface ReportJson {
-  by_version: RateRow[];
+  by_version: AgentVersionRateRow[];
   by_day: RateRow[];
 }
 
 export function buildReport(db: Db, filters: RateFilters): ReportJson {
-  return { by_version: getRates(db, 'version', filters), by_day: getRates(db, 'day', filters) };
+  const byVersion = getAgentVersionRows(db, filters).map(({ agent, version, ...figures }) => ({ agent, key: version, ...figures }));
+  return { by_version: byVersion, by_day: getRates(db, 'day', filters) };
 }
 
 /** What the terminal report shows besides the JSON's rows (--json stays as it was). */
@@ -292,7 +296,16 @@ export function formatReport(report: TextReport, filters: RateFilters, options: 
   ).length;
   const byWeek = !wide && !all && shownDays > MAX_DAY_ROWS;
   const dims: Dimension[] = [
-    { title: 'Per version', keyName: 'version', plural: 'versions', rows: report.by_version, label: (k) => k ?? 'unknown' },
+    // Several agents' versions: each named with its agent (`codex 0.146.0`), as the page names them.
+    new Set(report.by_version.map((r) => r.agent)).size > 1
+      ? {
+          title: 'Per agent version',
+          keyName: 'version',
+          plural: 'versions',
+          rows: report.by_version.map((r) => ({ ...r, key: `${r.agent} ${r.key ?? 'unknown'}` })),
+          label: (k) => k ?? 'unknown',
+        }
+      : { title: 'Per version', keyName: 'version', plural: 'versions', rows: report.by_version, label: (k) => k ?? 'unknown' },
     byWeek
       ? {
           title: `Per ISO week (UTC, Monday to Sunday; ${shownDays} days folded into weeks, --wide for days)`,

@@ -1,3 +1,4 @@
+import { AGENTS } from '../../shared/agents';
 import type { CodeRate, RateFigures, SideFigures } from '../../shared/api-schemas';
 import { codeFigures, type Denominators, NOT_MEASURABLE_REASON, type Opportunity } from '../../shared/denominators';
 import { FINDING_CODES, type FindingCode } from '../../shared/finding-codes';
@@ -36,31 +37,39 @@ export interface StoredDenominators {
   synthetic_messages: number | null;
 }
 
-function prepare(db: Db, dimension: RateDimension) {
+/**
+ * Per agent (issue 34: versions are per agent, so `codex 1.0.0` and `claude-code 1.0.0` are two rows) the
+ * agent is a second key; otherwise a constant '' groups every agent together.
+ */
+function prepare(db: Db, dimension: RateDimension, perAgent: boolean) {
   const key = KEY_SQL[dimension];
+  const agent = perAgent ? 'c.agent' : "''";
   return {
-    denominators: db.prepare<FilterParams, StoredDenominators & { key: string }>(`
-      SELECT ${key} AS key, ${DENOMINATOR_SUMS_SQL}
+    denominators: db.prepare<FilterParams, StoredDenominators & { agent: string; key: string }>(`
+      SELECT ${agent} AS agent, ${key} AS key, ${DENOMINATOR_SUMS_SQL}
       FROM ${DENOMINATOR_ROWS_SQL} rc CROSS JOIN cells c ON c.id = rc.cell_id
       WHERE ${cellFilterSql('rc.root_id')}
-      GROUP BY 1`),
-    numerators: db.prepare<FilterParams, { key: string; code: string; n: number }>(`
-      SELECT ${key} AS key, fi.code AS code, sum(fi.n) AS n
+      GROUP BY 1, 2`),
+    numerators: db.prepare<FilterParams, { agent: string; key: string; code: string; n: number }>(`
+      SELECT ${agent} AS agent, ${key} AS key, fi.code AS code, sum(fi.n) AS n
       FROM ${FINDING_COUNT_ROWS_SQL} fi CROSS JOIN cells c ON c.id = fi.cell_id
       WHERE ${cellFilterSql('fi.root_id')}
         AND (@codes IS NULL OR fi.code IN (SELECT value FROM json_each(@codes)))
-      GROUP BY 1, 2`),
+      GROUP BY 1, 2, 3`),
   };
 }
 
-/** One builder per dimension: `prepared` keys its cache by the builder. */
-const PREPARE_BY_DIMENSION = Object.fromEntries((Object.keys(KEY_SQL) as RateDimension[]).map((d) => [d, (db: Db) => prepare(db, d)])) as Record<
-  RateDimension,
-  (db: Db) => ReturnType<typeof prepare>
->;
+/** One builder per dimension and grouping: `prepared` keys its cache by the builder. */
+const builders = (perAgent: boolean) =>
+  Object.fromEntries((Object.keys(KEY_SQL) as RateDimension[]).map((d) => [d, (db: Db) => prepare(db, d, perAgent)])) as Record<
+    RateDimension,
+    (db: Db) => ReturnType<typeof prepare>
+  >;
+const PREPARE_BY_DIMENSION = builders(false);
+const PREPARE_BY_AGENT_AND_DIMENSION = builders(true);
 
-function statements(db: Db, dimension: RateDimension) {
-  return prepared(db, PREPARE_BY_DIMENSION[dimension]);
+function statements(db: Db, dimension: RateDimension, perAgent: boolean) {
+  return prepared(db, (perAgent ? PREPARE_BY_AGENT_AND_DIMENSION : PREPARE_BY_DIMENSION)[dimension]);
 }
 
 /** The codes a filter selects, in registry order. */
@@ -128,6 +137,9 @@ export type RateRow = RateFigures & { key: string | null };
 /** A rate row as the API sends it: its dimension named (`day`, `week`, `version` or `model`), null when unknown. */
 export type DimensionRow<D extends RateDimension> = { [K in D]: string | null } & RateFigures;
 
+/** A version row as the API sends it: versions are per agent, so each names its agent (shared/agents.ts). */
+export type AgentVersionRow = { agent: string; version: string | null } & RateFigures;
+
 function order(dimension: RateDimension) {
   return (a: RateRow, b: RateRow) => {
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
@@ -135,33 +147,55 @@ function order(dimension: RateDimension) {
   };
 }
 
-/**
- * Denominators, findings per code and rates per 1,000 (with Wilson intervals) for each day,
- * week, version or model. Messages copied into several files of one root count once.
- */
-export function getRates(db: Db, dimension: RateDimension, filters: RateFilters = {}): RateRow[] {
+/** Agents in shared/agents.ts's order (Claude Code first), a name not listed there last. */
+export function compareAgents(a: string, b: string): number {
+  const rank = (x: string) => ((AGENTS as readonly string[]).indexOf(x) + AGENTS.length + 1) % (AGENTS.length + 1);
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+function ratesByKey(db: Db, dimension: RateDimension, filters: RateFilters, perAgent: boolean): Array<RateRow & { agent: string }> {
   const params = filterParams(filters);
-  const st = statements(db, dimension);
+  const st = statements(db, dimension, perAgent);
   const codes = selectedCodes(filters);
-  const denominators = new Map<string, StoredDenominators>();
-  for (const d of st.denominators.all(params)) denominators.set(d.key, d);
+  const denominators = new Map<string, StoredDenominators & { agent: string; key: string }>();
+  for (const d of st.denominators.all(params)) denominators.set(`${d.agent}\u0000${d.key}`, d);
   const counts = new Map<string, Map<string, number>>();
   for (const n of st.numerators.all(params)) {
-    if (!denominators.has(n.key)) denominators.set(n.key, NO_DENOMINATORS);
-    let byCode = counts.get(n.key);
-    if (!byCode) counts.set(n.key, (byCode = new Map()));
+    const k = `${n.agent}\u0000${n.key}`;
+    if (!denominators.has(k)) denominators.set(k, { ...NO_DENOMINATORS, agent: n.agent, key: n.key });
+    let byCode = counts.get(k);
+    if (!byCode) counts.set(k, (byCode = new Map()));
     byCode.set(n.code, n.n);
   }
-  const rows: RateRow[] = [...denominators].map(([key, stored]) => {
-    const d = denominatorsOf(stored);
-    return { key: key === '' ? null : key, ...d, codes: codes.map((code) => codeRate(code, counts.get(key)?.get(code) ?? 0, d)) };
-  });
-  return rows.sort(order(dimension));
+  const byKey = order(dimension);
+  return [...denominators]
+    .map(([k, stored]) => {
+      const d = denominatorsOf(stored);
+      const key = stored.key === '' ? null : stored.key;
+      return { agent: stored.agent, key, ...d, codes: codes.map((code) => codeRate(code, counts.get(k)?.get(code) ?? 0, d)) };
+    })
+    .sort((a, b) => compareAgents(a.agent, b.agent) || byKey(a, b));
+}
+
+/**
+ * Denominators, findings per code and rates per 1,000 (with Wilson intervals) for each day,
+ * week, version or model, every agent's together. Messages copied into several files of one root count once.
+ */
+export function getRates(db: Db, dimension: RateDimension, filters: RateFilters = {}): RateRow[] {
+  return ratesByKey(db, dimension, filters, false).map(({ agent: _, ...row }) => row);
 }
 
 /** getRates with each row naming its dimension, for the API. */
 export function getRateRows<D extends RateDimension>(db: Db, dimension: D, filters: RateFilters = {}): DimensionRow<D>[] {
   return getRates(db, dimension, filters).map(({ key, ...figures }) => ({ [dimension]: key, ...figures }) as DimensionRow<D>);
+}
+
+/**
+ * Rates per agent and version (GET /api/versions): the same version string written by two agents is two
+ * rows (issue 34), agents in shared/agents.ts's order, each agent's versions in semantic order.
+ */
+export function getAgentVersionRows(db: Db, filters: RateFilters = {}): AgentVersionRow[] {
+  return ratesByKey(db, 'version', filters, true).map(({ agent, key, ...figures }) => ({ agent, version: key, ...figures }));
 }
 
 /** How many findings of `code` a set of rows holds. */

@@ -4,6 +4,7 @@ import { UNKNOWN } from '../../shared/unknown';
 import { compareVersions } from '../../shared/version-order';
 import type { Db } from '../store/database';
 import { prepared } from '../store/prepared';
+import { compareAgents } from './get-rates';
 
 export interface TurnEndFilters {
   folderIds?: number[];
@@ -24,9 +25,9 @@ function prepare(db: Db) {
   const statement = (column: string) =>
     db.prepare<
       { roots: string | null; sidechain: number | null; last: number | null; efforts: string | null; agents: string | null },
-      { key: string; end: TurnEnd; kind: string; n: number }
+      { agent: string; key: string; end: TurnEnd; kind: string; n: number }
     >(`
-      SELECT ${column} AS key, k.name AS end, t.api_error_kind AS kind, sum(t.turns) AS n
+      SELECT ${column === COLUMNS.version ? 'c.agent' : "''"} AS agent, ${column} AS key, k.name AS end, t.api_error_kind AS kind, sum(t.turns) AS n
       FROM turn_ends t JOIN files f ON f.id = t.file_id JOIN turn_end_kinds k ON k.id = t.kind JOIN cells c ON c.id = t.cell_id
       WHERE f.status = 'ok'
         AND (@roots IS NULL OR f.root_id IN (SELECT value FROM json_each(@roots)))
@@ -34,7 +35,7 @@ function prepare(db: Db) {
         AND (@last IS NULL OR t.last = @last)
         AND (@efforts IS NULL OR c.effort IN (SELECT value FROM json_each(@efforts)))
         AND (@agents IS NULL OR c.agent IN (SELECT value FROM json_each(@agents)))
-      GROUP BY 1, 2, 3`);
+      GROUP BY 1, 2, 3, 4`);
   return Object.fromEntries(Object.entries(COLUMNS).map(([d, column]) => [d, statement(column)])) as Record<TurnEndDimension, ReturnType<typeof statement>>;
 }
 
@@ -50,22 +51,25 @@ export function getTurnEnds(db: Db, dimension: TurnEndDimension, filters: TurnEn
     efforts: filters.efforts?.length ? JSON.stringify(filters.efforts.map((e) => (e === UNKNOWN ? '' : e))) : null,
     agents: filters.agents?.length ? JSON.stringify(filters.agents) : null,
   };
-  type Acc = { key: string | null; turn_ends: number; ends: Record<TurnEnd, number>; api_error_kinds: Record<TurnEndApiErrorKind, number> };
-  const rows = new Map<string | null, Acc>();
+  type Acc = { agent: string; key: string | null; turn_ends: number; ends: Record<TurnEnd, number>; api_error_kinds: Record<TurnEndApiErrorKind, number> };
+  const rows = new Map<string, Acc>();
   for (const r of st[dimension].all(params)) {
     const key = r.key || null; // '' is unknown: null in JSON
-    let row = rows.get(key);
-    if (!row) rows.set(key, (row = { key, turn_ends: 0, ends: zeros(TURN_ENDS), api_error_kinds: zeros(TURN_END_API_ERROR_KINDS) }));
+    const id = `${r.agent}\u0000${key ?? ''}`;
+    let row = rows.get(id);
+    if (!row) rows.set(id, (row = { agent: r.agent, key, turn_ends: 0, ends: zeros(TURN_ENDS), api_error_kinds: zeros(TURN_END_API_ERROR_KINDS) }));
     row.ends[r.end] += r.n;
     row.turn_ends += r.n;
     if (r.end === 'api_error' && (TURN_END_API_ERROR_KINDS as readonly string[]).includes(r.kind)) row.api_error_kinds[r.kind as TurnEndApiErrorKind] += r.n;
   }
   const order = (a: Acc, b: Acc) => {
+    if (a.agent !== b.agent) return compareAgents(a.agent, b.agent);
     if (a.key === null || b.key === null) return a.key === b.key ? 0 : a.key === null ? 1 : -1;
     return dimension === 'version' ? compareVersions(a.key, b.key) : a.key.localeCompare(b.key);
   };
-  const out: TurnEndsRow[] = [...rows.values()].sort(order).map(({ key, ...rest }) => ({
-    // Each row names its dimension, never a generic key.
+  const out: TurnEndsRow[] = [...rows.values()].sort(order).map(({ agent, key, ...rest }) => ({
+    // Each row names its dimension, never a generic key; a version row its agent too (versions are per agent).
+    ...(dimension === 'version' ? { agent } : {}),
     [dimension]: key,
     ...rest,
     per_1000_turn_ends: Object.fromEntries(

@@ -161,6 +161,8 @@ console.log(
     index: { wall_s: med('index', 'wall_s'), cpu_s: med('index', 'cpu_s'), peak_rss_mb: peak('index') },
     noop_reindex: { wall_s: med('again', 'wall_s'), cpu_s: med('again', 'cpu_s'), peak_rss_mb: peak('again') },
     index_vs_baseline: { cpu: +ratio.cpu.toFixed(3), wall: +ratio.wall.toFixed(3) },
+    /** Each round's index / baseline CPU (the median above is theirs). */
+    paired_cpu: paired('cpu_s').map((x) => +x.toFixed(3)),
     db_bytes: size,
   }),
 );

@@ -34,8 +34,8 @@ describe('GET /api/session-ends', () => {
     expect(r.json).toEqual({
       dimension: 'version',
       rows: [
-        { version: '2.1.59', sessions: 2, ends: { ...zero, said_nothing: 2 } },
-        { version: '2.1.90', sessions: SESSION_ENDS.length, ends: Object.fromEntries(SESSION_ENDS.map((e) => [e, 1])) },
+        { agent: 'claude-code', version: '2.1.59', sessions: 2, ends: { ...zero, said_nothing: 2 } },
+        { agent: 'claude-code', version: '2.1.90', sessions: SESSION_ENDS.length, ends: Object.fromEntries(SESSION_ENDS.map((e) => [e, 1])) },
       ],
     });
   });

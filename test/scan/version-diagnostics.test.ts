@@ -47,8 +47,9 @@ describe('per-version diagnostics', () => {
     const d = getVersionDiagnostics(db);
     db.close();
     expect(d).toEqual([
-      { version: '2.1.1', text_rows: 1, tool_use_rows: 1, text_rows_per_tool_use_row: 1, unknown_row_types: [], unknown_block_types: [] },
+      { agent: 'claude-code', version: '2.1.1', text_rows: 1, tool_use_rows: 1, text_rows_per_tool_use_row: 1, unknown_row_types: [], unknown_block_types: [] },
       {
+        agent: 'claude-code',
         version: '2.1.2',
         text_rows: 0,
         tool_use_rows: 1,

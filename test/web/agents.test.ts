@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentKeyedRows, agentLabel, agentVersion, versionNamer } from '../../web/src/lib/agents';
+import { agentKeyedRows, agentLabel, agentVersion } from '../../web/src/lib/agents';
 import type { KeyedRow } from '../../web/src/lib/keyed-rows';
 
 const row = (key: string | null): KeyedRow => ({
@@ -30,17 +30,5 @@ describe('the agent on the page (issue 34)', () => {
       { agent: 'codex', rows: [row('0.146.0')] },
     ]);
     expect(rows.map((r) => r.key)).toEqual(['claude-code 2.1.146', 'claude-code unknown', 'codex 0.146.0']);
-  });
-
-  it('a version keyed alone is named with the agent that writes it; a shared one keeps both names', () => {
-    const agents = [
-      { agent: 'claude-code', versions: [{ version: '2.1.146' }, { version: '1.0.0' }] },
-      { agent: 'codex', versions: [{ version: '0.146.0' }, { version: '1.0.0' }] },
-    ];
-    const mixed = versionNamer(agents, true);
-    expect(mixed('0.146.0')).toBe('codex 0.146.0');
-    expect(mixed('1.0.0')).toBe('claude-code/codex 1.0.0');
-    expect(mixed('9.9.9')).toBe('unknown 9.9.9');
-    expect(versionNamer(agents, false)('0.146.0')).toBe('0.146.0');
   });
 });

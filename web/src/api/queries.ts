@@ -107,7 +107,10 @@ export const useCompare = (a: string, b: string, f: FilterQuery) =>
   useQuery({
     queryKey: ['compare', a, b, f],
     enabled: a !== '' && b !== '',
-    queryFn: () => api.get<CompareResponse>(`/api/compare${toQueryString({ a, b, model: f.model, folder: f.folder, sidechain: f.sidechain, code: f.code })}`),
+    queryFn: () =>
+      api.get<CompareResponse>(
+        `/api/compare${toQueryString({ a, b, model: f.model, folder: f.folder, sidechain: f.sidechain, code: f.code, agent: f.agent })}`,
+      ),
   });
 
 /** The evidence report's exact text, as it would be shared. */
@@ -205,15 +208,5 @@ export const useTimelinesByAgent = (f: FilterQuery, agents: readonly string[], b
       enabled: bucket !== null,
       queryFn: () => api.get<TimelineResponse>(`/api/timeline${toQueryString({ ...f, agent, bucket: bucket ?? 'day' })}`),
       select: (d: TimelineResponse) => ({ ...d, agent, rows: timelineRows(expandRates(d)) }),
-    })),
-  });
-
-/** The version rates of each agent shown (versions are per agent), fetched with its own `agent=`; empty for fewer than two. */
-export const useVersionsByAgent = (f: FilterQuery, agents: readonly string[]) =>
-  useQueries({
-    queries: (agents.length > 1 ? agents : []).map((agent) => ({
-      queryKey: ['versions', { ...f, agent }],
-      queryFn: () => api.get<VersionRatesResponse>(`/api/versions${toQueryString({ ...f, agent })}`),
-      select: (d: VersionRatesResponse) => ({ agent, rows: versionRows(expandRates(d)) }),
     })),
   });

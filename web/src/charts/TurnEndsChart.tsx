@@ -5,6 +5,7 @@ import { TURN_END_TEXT, TURN_ENDS, type TurnEnd } from '../../../shared/turn-end
 import { api } from '../api/client';
 import { Loaded, Section } from '../components/ui';
 import { ViewAsData } from '../components/ViewAsData';
+import { agentVersion } from '../lib/agents';
 import { toQueryString } from '../lib/url-filters';
 import { useUrlParams } from '../lib/use-url-params';
 import { thinInterval } from './scale';
@@ -84,16 +85,16 @@ const DIMENSIONS: TurnEndDimension[] = ['version', 'effort', 'model', 'day'];
  * day), split by how the turn ended (GET /api/turn-ends). `ends=last` keeps each session's last turn
  * only (what "How sessions end" drew); `ends_by` picks the dimension. Both live in the URL.
  */
-export function TurnEndsChart({ folder, effort, sidechain }: { folder?: string; effort?: string; sidechain?: string }) {
+export function TurnEndsChart({ folder, effort, sidechain, agent }: { folder?: string; effort?: string; sidechain?: string; agent?: string }) {
   const [search, setParams] = useUrlParams();
   const dimension = DIMENSIONS.find((d) => d === search.get('ends_by')) ?? 'version';
   const turns = search.get('ends') === 'last' ? 'last' : 'all';
-  const qs = toQueryString({ dimension, turns, folder, effort, sidechain });
+  const qs = toQueryString({ dimension, turns, folder, effort, sidechain, agent });
   const query = useQuery({ queryKey: ['turn-ends', qs], queryFn: () => api.get<TurnEndsResponse>(`/api/turn-ends${qs}`) });
   const [ref, width] = useWidth<HTMLDivElement>();
   const what = turns === 'last' ? "each session's last turn" : 'every turn';
   return (
-    <Section title={`How turns end, by ${dimension === 'version' ? 'Claude Code version' : dimension}`}>
+    <Section title={`How turns end, by ${dimension === 'version' ? 'agent version' : dimension}`}>
       <div className="filters" role="group" aria-label="Turn ends">
         <label>
           Turns{' '}
@@ -120,9 +121,11 @@ export function TurnEndsChart({ folder, effort, sidechain }: { folder?: string; 
       <div ref={ref}>
         <Loaded query={query} height={240}>
           {(data) => {
-            const folded = foldTurnEnds(
-              data.rows.map((r) => ({ key: (r[dimension] as string | null | undefined) ?? 'unknown', turns: r.turn_ends, counts: r.ends })),
-            );
+            // Versions are per agent: with several agents' versions each bar names its agent (`codex 0.146.0`).
+            const mixed = dimension === 'version' && new Set(data.rows.map((r) => r.agent)).size > 1;
+            const keyOf = (r: (typeof data.rows)[number]) =>
+              dimension === 'version' ? agentVersion(r.agent ?? null, r.version ?? null, mixed) : ((r[dimension] as string | null | undefined) ?? 'unknown');
+            const folded = foldTurnEnds(data.rows.map((r) => ({ key: keyOf(r), turns: r.turn_ends, counts: r.ends })));
             const points = folded.map((r) => ({
               ...r,
               ...Object.fromEntries(TURN_ENDS.map((e) => [e, r.turns ? r.counts[e] / r.turns : 0])),

@@ -17,7 +17,9 @@ export function chartMarkers(
   picked: readonly string[] = [],
 ): ChartMarker[] {
   const out: ChartMarker[] = [];
-  const firstDay = new Map(versionMarkers.map((m) => [m.version, m.first_day]));
+  // A version string two agents share (each has its own marker): the day it was first seen by either.
+  const firstDay = new Map<string, string>();
+  for (const m of versionMarkers) if (!firstDay.has(m.version) || m.first_day < firstDay.get(m.version)!) firstDay.set(m.version, m.first_day);
   for (const c of cards) {
     if (c.strength === 'insufficient' || !c.first_bad) continue;
     if (c.dimension === 'version') {
@@ -32,7 +34,11 @@ export function chartMarkers(
   return out;
 }
 
-/** A marker where every version was first seen (the report's chart, whose labels the chart thins). */
-export function versionMarkers(versionMarkers: ReadonlyArray<{ version: string; first_day: string }>): ChartMarker[] {
-  return versionMarkers.map((m) => ({ day: m.first_day, label: m.version, kind: 'version' }));
+/**
+ * A marker where every version was first seen (the report's chart, whose labels the chart thins); with several
+ * agents' versions each is named with its agent (`codex 0.146.0`), as versions are per agent.
+ */
+export function versionMarkers(versionMarkers: ReadonlyArray<{ agent?: string; version: string; first_day: string }>): ChartMarker[] {
+  const mixed = new Set(versionMarkers.map((m) => m.agent)).size > 1;
+  return versionMarkers.map((m) => ({ day: m.first_day, label: mixed ? `${m.agent} ${m.version}` : m.version, kind: 'version' }));
 }

@@ -1,5 +1,6 @@
 import { AGENT_LABELS, isAgent } from '../../../shared/agents';
 import { FINDING_CODES } from '../../../shared/finding-codes';
+import { isModelId } from '../../../shared/model-id';
 import { useAgents } from '../api/queries';
 import { codeColor } from '../charts/colors';
 import { codeLabel } from '../lib/format';
@@ -24,6 +25,8 @@ export function FilterBar({ models = [], efforts = [], versions = [], showCodes 
   const set = (key: string, value: string | undefined) => setParams({ [key]: value });
   const codes = listParam(search.get('code') ?? undefined);
   const chosenModels = listParam(search.get('model') ?? undefined);
+  // Every id the index stores is a model id (shared/model-id.ts, the API's `model=` pattern): none holds the list's `,`.
+  const modelChips = models.filter((m) => m === 'unknown' || isModelId(m));
   const chosenEfforts = listParam(search.get('effort') ?? undefined);
   const hasFilters = ['code', 'version', 'model', 'effort', 'from', 'to', 'sidechain', 'folder', 'agent'].some((k) => search.has(k));
   const agents = useAgents(search.get('folder') ?? undefined).data?.rows.map((r) => r.agent) ?? [];
@@ -46,15 +49,15 @@ export function FilterBar({ models = [], efforts = [], versions = [], showCodes 
           ))}
         </div>
       )}
-      {models.length > 0 && (
+      {modelChips.length > 0 && (
         <div className="chips" role="group" aria-label="Models">
-          {models.map((m) => (
+          {modelChips.map((m) => (
             <button
               key={m}
               type="button"
               className="chip"
               aria-pressed={chosenModels.length === 0 || chosenModels.includes(m)}
-              onClick={() => set('model', toggleChip(search.get('model') ?? undefined, m, models))}
+              onClick={() => set('model', toggleChip(search.get('model') ?? undefined, m, modelChips))}
             >
               {m}
             </button>

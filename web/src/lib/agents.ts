@@ -20,14 +20,3 @@ export function agentVersion(agent: string | null, version: string | null, mixed
 export function agentKeyedRows(byAgent: ReadonlyArray<{ agent: string; rows: readonly KeyedRow[] }>): KeyedRow[] {
   return byAgent.flatMap(({ agent, rows }) => rows.map((r) => ({ ...r, key: agentVersion(agent, r.key, true) })));
 }
-
-/**
- * For rows the API keys by version alone (version × model, version × effort): each version named with the
- * agent that writes it, as /api/agents lists each agent's versions; a version two agents share keeps every
- * name (`claude-code/codex 1.0.0`), so it never reads as one agent's.
- */
-export function versionNamer(agentRows: ReadonlyArray<{ agent: string; versions: ReadonlyArray<{ version: string | null }> }>, mixed: boolean) {
-  const owners = new Map<string, string[]>();
-  for (const a of agentRows) for (const v of a.versions) owners.set(v.version ?? 'unknown', [...(owners.get(v.version ?? 'unknown') ?? []), a.agent]);
-  return (version: string): string => (mixed ? `${owners.get(version)?.join('/') ?? 'unknown'} ${version}` : version);
-}

@@ -7,7 +7,8 @@ import type { EffortRateRow, ModelRateRow, RateFigures, TimelineRow, VersionRate
  */
 export type KeyedRow = RateFigures & { key: string | null };
 
-export const versionRows = (rows: readonly VersionRateRow[]): KeyedRow[] => rows.map(({ version, ...r }) => ({ key: version, ...r }));
+/** Version rows keep their agent (versions are per agent: the same version string of two agents is two rows). */
+export const versionRows = (rows: readonly VersionRateRow[]): Array<KeyedRow & { agent: string }> => rows.map(({ version, ...r }) => ({ key: version, ...r }));
 export const effortRows = (rows: readonly EffortRateRow[]): KeyedRow[] => rows.map(({ effort, ...r }) => ({ key: effort, ...r }));
 export const modelRows = (rows: readonly ModelRateRow[]): KeyedRow[] => rows.map(({ model, ...r }) => ({ key: model, ...r }));
 export const timelineRows = (rows: readonly TimelineRow[]): KeyedRow[] => rows.map(({ day, week, ...r }) => ({ key: day ?? week ?? null, ...r }));

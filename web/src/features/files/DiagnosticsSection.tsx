@@ -1,7 +1,8 @@
 import { useDiagnostics } from '../../api/queries';
 import { Loaded, Section } from '../../components/ui';
+import { agentLabel } from '../../lib/agents';
 
-/** Per version: text rows against tool_use rows, and the row and block types the scanner did not know. */
+/** Per agent and version (versions are per agent): text rows against tool_use rows, and the row and block types the scanner did not know. */
 export function DiagnosticsSection() {
   const diagnostics = useDiagnostics();
   return (
@@ -16,6 +17,7 @@ export function DiagnosticsSection() {
             <table className="table" data-testid="diagnostics-table">
               <thead>
                 <tr>
+                  <th>agent</th>
                   <th>version</th>
                   <th className="num">text rows</th>
                   <th className="num">tool_use rows</th>
@@ -26,7 +28,8 @@ export function DiagnosticsSection() {
               </thead>
               <tbody>
                 {data.rows.map((v) => (
-                  <tr key={v.version ?? 'unknown'}>
+                  <tr key={`${v.agent} ${v.version ?? 'unknown'}`}>
+                    <td>{agentLabel(v.agent)}</td>
                     <td>{v.version ?? 'unknown'}</td>
                     <td className="num">{v.text_rows}</td>
                     <td className="num">{v.tool_use_rows}</td>

@@ -52,7 +52,7 @@ export function BreakdownSections({ state }: { state: VersionsPageState }) {
           </Loaded>
         )}
       </Section>
-      <TurnEndsChart folder={filters.folder} effort={filters.effort} sidechain={filters.sidechain} />
+      <TurnEndsChart folder={filters.folder} effort={filters.effort} sidechain={filters.sidechain} agent={filters.agent} />
     </>
   );
 }

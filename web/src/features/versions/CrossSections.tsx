@@ -2,7 +2,7 @@ import { useVersionEfforts, useVersionModels } from '../../api/queries';
 import { formatCell } from '../../charts/scale';
 import { Loaded, Section } from '../../components/ui';
 import { ViewAsData } from '../../components/ViewAsData';
-import { versionNamer } from '../../lib/agents';
+import { agentVersion } from '../../lib/agents';
 import { codeLabel, formatCount } from '../../lib/format';
 import { toQueryString } from '../../lib/url-filters';
 import type { VersionsPageState } from './use-versions-page';
@@ -13,7 +13,8 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
   const cross = useVersionModels(page.filters);
   const crossEfforts = useVersionEfforts(page.filters);
   const qs = toQueryString(page.filters);
-  const name = versionNamer(page.agentRows, page.mixed);
+  // Every row names its agent (versions are per agent): with several agents shown a version reads `codex 0.146.0`.
+  const versionOf = (r: { agent: string; version: string | null }) => agentVersion(r.agent, r.version, page.mixed);
   return (
     <>
       {effortRecorded && (
@@ -21,7 +22,7 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
           <Loaded query={crossEfforts} height={60}>
             {(data) => {
               const names = [...new Set(data.rows.map((r) => r.effort ?? 'unknown'))];
-              const versionsWithRows = [...new Set(data.rows.map((r) => r.version ?? 'unknown'))];
+              const versionsWithRows = [...new Set(data.rows.map(versionOf))];
               return (
                 <details>
                   <summary>{`${versionsWithRows.length} version${versionsWithRows.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}</summary>
@@ -31,7 +32,7 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
                     columns={names}
                     versions={versionsWithRows}
                     code={code}
-                    name={name}
+                    versionOf={versionOf}
                     testId="version-effort-table"
                   />
                   <ViewAsData api={`/api/version-efforts${qs}`} />
@@ -46,7 +47,7 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
           {(data) => {
             const crossModels = [...new Set(data.rows.map((r) => r.model ?? 'unknown'))];
             const withCode = data.rows.filter((r) => (r.codes.find((c) => c.code === code)?.count ?? 0) > 0);
-            const crossVersions = [...new Set(withCode.map((r) => r.version ?? 'unknown'))];
+            const crossVersions = [...new Set(withCode.map(versionOf))];
             return (
               <details>
                 <summary>
@@ -60,7 +61,7 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
                   columns={crossModels}
                   versions={crossVersions}
                   code={code}
-                  name={name}
+                  versionOf={versionOf}
                   testId="version-model-table"
                 />
                 <ViewAsData api={`/api/version-models${qs}`} />
@@ -81,11 +82,12 @@ function VersionCrossTable({
   columns,
   versions,
   code,
-  name,
+  versionOf,
   testId,
 }: {
   rows: ReadonlyArray<{
-    version?: string | null;
+    agent: string;
+    version: string | null;
     effort?: string | null;
     model?: string | null;
     codes: ReadonlyArray<Parameters<typeof formatCell>[0] & { code: string }>;
@@ -94,8 +96,8 @@ function VersionCrossTable({
   columns: readonly string[];
   versions: readonly string[];
   code: string;
-  /** How a version reads (`codex 0.146.0` when several agents are shown). */
-  name: (version: string) => string;
+  /** How a row's version reads (`codex 0.146.0` when several agents are shown): the table's row key. */
+  versionOf: (row: { agent: string; version: string | null }) => string;
   testId: string;
 }) {
   return (
@@ -114,9 +116,9 @@ function VersionCrossTable({
         <tbody>
           {versions.map((v) => (
             <tr key={v}>
-              <td>{name(v)}</td>
+              <td>{v}</td>
               {columns.map((m) => {
-                const row = rows.find((r) => (r.version ?? 'unknown') === v && (r[column] ?? 'unknown') === m);
+                const row = rows.find((r) => versionOf(r) === v && (r[column] ?? 'unknown') === m);
                 const c = row?.codes.find((x) => x.code === code);
                 return (
                   <td key={m} className="num">

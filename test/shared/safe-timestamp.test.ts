@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { safeTimestamp, slowTimestamp } from '../../shared/metadata-patterns';
+
+/**
+ * safeTimestamp returns a canonical `YYYY-MM-DDTHH:MM:SS.sssZ` as it is, without Date.parse (issue 34, point 6:
+ * it runs on every row). That fast path must give exactly what the definition gives: every boundary of every
+ * field, in and out of range, is compared with slowTimestamp (the definition, without the fast path).
+ */
+const pad = (n: number, w: number) => String(n).padStart(w, '0');
+
+function* candidates(): Generator<string> {
+  for (const year of [1999, 2000, 2023, 2024, 2099, 2100, 2400])
+    for (let month = 0; month <= 13; month++)
+      for (const day of [0, 1, 28, 29, 30, 31, 32])
+        for (const [h, m, s] of [
+          [0, 0, 0],
+          [23, 59, 59],
+          [24, 0, 0],
+          [12, 60, 0],
+          [12, 0, 60],
+        ])
+          yield `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(h!, 2)}:${pad(m!, 2)}:${pad(s!, 2)}.${pad((year * 7 + day) % 1000, 3)}Z`;
+  const base = '2026-06-01T10:00:03.123Z';
+  // Every position of the canonical form replaced by a character that does not belong there.
+  for (let i = 0; i < base.length; i++) for (const c of ['x', '/', ':', '-', ' ', '9', 'z', '\u0661']) yield base.slice(0, i) + c + base.slice(i + 1);
+  yield* [
+    base,
+    `${base} `,
+    base.slice(0, 23),
+    '2026-06-01T10:00:03Z',
+    '2026-06-01T10:00:03.1234Z',
+    '2026-06-01T10:00:03.123+00:00',
+    '2026-06-01T10:00:03.123+02:00',
+  ];
+}
+
+describe('safeTimestamp: the fast path agrees with the definition', () => {
+  it('on every field boundary and every misplaced character', () => {
+    let fast = 0;
+    for (const value of candidates()) {
+      expect([value, safeTimestamp(value)]).toEqual([value, slowTimestamp(value)]);
+      if (safeTimestamp(value) === value) fast++;
+    }
+    // Real cases took the fast path (or the test would compare the definition with itself).
+    expect(fast).toBeGreaterThan(100);
+    expect(safeTimestamp(42)).toBeNull();
+  });
+});
