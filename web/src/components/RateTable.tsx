@@ -23,12 +23,15 @@ export function RateTable({
   testId,
   codes,
   minTurns = 0,
+  messages = true,
 }: {
   rows: RateRow[];
   keyName: string;
   testId: string;
   codes?: readonly string[];
   minTurns?: number;
+  /** Whether to show the messages column (a short ranking leaves it out). */
+  messages?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const shownCodes = codes ?? (rows[0]?.codes ?? []).map((c) => c.code);
@@ -40,7 +43,7 @@ export function RateTable({
         <thead>
           <tr>
             <th>{keyName}</th>
-            <th className="num">messages</th>
+            {messages && <th className="num">messages</th>}
             <th className="num">tool-use turns</th>
             {shownCodes.map((code) => {
               const c = rows[0]?.codes.find((x) => x.code === code);
@@ -57,7 +60,7 @@ export function RateTable({
           {shown.map((r) => (
             <tr key={r.key ?? 'unknown'}>
               <td>{r.key ?? 'unknown'}</td>
-              <td className="num">{formatCount(r.assistant_messages)}</td>
+              {messages && <td className="num">{formatCount(r.assistant_messages)}</td>}
               <td className="num">{formatCount(r.tool_use_turns)}</td>
               {shownCodes.map((code) => {
                 const c = r.codes.find((x) => x.code === code);
@@ -71,7 +74,7 @@ export function RateTable({
           ))}
           {folded.length > 0 && (
             <tr className="folded-row" data-testid="folded-rows">
-              <td colSpan={3 + shownCodes.length}>
+              <td colSpan={(messages ? 3 : 2) + shownCodes.length}>
                 {folded.length} {keyName === 'version' ? 'versions' : `${keyName}s`} with no findings and fewer than {minTurns} tool-use turns each (
                 {folded[0]!.key ?? 'unknown'}
                 {folded.length > 1 ? `–${folded[folded.length - 1]!.key ?? 'unknown'}` : ''}, {formatCount(foldedTurns)} tool-use turns in all).{' '}

@@ -1,11 +1,11 @@
 import { Link } from 'react-router';
 import type { SummaryResponse } from '../../../../shared/api-schemas';
 import { FINDING_CODES } from '../../../../shared/finding-codes';
-import { formatCell } from '../../charts/scale';
+import { RateTable } from '../../components/RateTable';
 import { Loaded, Section } from '../../components/ui';
 import { ViewAsData } from '../../components/ViewAsData';
 import { rateRowsCsv } from '../../lib/csv';
-import { codeLabel, formatCount } from '../../lib/format';
+import { formatCount } from '../../lib/format';
 import type { KeyedRow } from '../../lib/keyed-rows';
 import { toQueryString } from '../../lib/url-filters';
 import type { PageFilters } from '../../lib/use-page-filters';
@@ -34,37 +34,7 @@ export function TopVersions({ page, summary: s, withFindings }: { page: PageFilt
             );
           return (
             <>
-              <div className="table-scroll">
-                <table className="table" data-testid="top-versions">
-                  <thead>
-                    <tr>
-                      <th>version</th>
-                      <th className="num">tool-use turns</th>
-                      {cols.map((c) => (
-                        <th key={c} className="num">
-                          {codeLabel(c)}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {top.map((r) => (
-                      <tr key={r.key ?? 'unknown'}>
-                        <td>{r.key ?? 'unknown'}</td>
-                        <td className="num">{formatCount(r.tool_use_turns)}</td>
-                        {cols.map((code) => {
-                          const c = r.codes.find((x) => x.code === code);
-                          return (
-                            <td key={code} className="num">
-                              {c ? formatCell(c) : '–'}
-                            </td>
-                          );
-                        })}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <RateTable rows={top} keyName="version" testId="top-versions" codes={cols} messages={false} />
               <ViewAsData api={`/api/versions${qs}`} csv={{ name: 'versions.csv', rows: () => rateRowsCsv(data.rows, 'version') }} />
             </>
           );
