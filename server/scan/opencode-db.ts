@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, mkdtempSync, read, readSync, rmSync, type Stats, write, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { threadId } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { FormatHint } from '../../shared/format-hints';
 import { OPENCODE_DB_SCHEMA, type OpenCodeSchemaHint, type OpenCodeTable } from '../../shared/opencode-schema';
 import type { ScanErrorCode } from '../../shared/scan-errors';
+import { type BuiltDocument, exportDocument } from './agents/read-document';
 import { createPrivateFile, OpenError, openRegularFile } from './safe-open';
 
 /**
@@ -475,7 +475,10 @@ function sessionInfo(row: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-export type SessionDocument = { status: 'ok'; text: string } | { status: 'failed'; code: ScanErrorCode } | { status: 'gone' };
+export type SessionDocument =
+  | { status: 'ok'; value: { info: Record<string, unknown>; messages: unknown[] } }
+  | { status: 'failed'; code: ScanErrorCode }
+  | { status: 'gone' };
 
 /** Prepared reads of one copy, reused for every session of a run. */
 export interface SessionReader {
@@ -486,7 +489,7 @@ export interface SessionReader {
 }
 
 /**
- * The session as `opencode export` prints it (`JSON.stringify(…, null, 2)`): `info` rebuilt from the
+ * The session as `opencode export` holds it (printed `JSON.stringify(…, null, 2)`): `info` rebuilt from the
  * session's columns as OpenCode's fromRow does, each message `{info: {...data, id, sessionID}, parts}`
  * in `time_created, id` order, each part `{...data, id, sessionID, messageID}` in id order. So the
  * OpenCode adapter reads it exactly as the export, and its lines are the export's lines. A `data` that
@@ -495,10 +498,9 @@ export interface SessionReader {
  */
 export function sessionReader(db: Database.Database): SessionReader {
   const session = db.prepare<[string], Record<string, unknown>>('SELECT * FROM session WHERE id = ?');
-  const messages = db.prepare<[string], { id: unknown; data: unknown }>('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id');
-  const parts = db.prepare<[string], { id: unknown; message_id: unknown; data: unknown }>(
-    'SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id',
-  );
+  // Rows as arrays ([id, data], [id, message_id, data]), read whole: cheaper per row than objects and iterate().
+  const messages = db.prepare<[string], [unknown, unknown]>('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id').raw();
+  const parts = db.prepare<[string], [unknown, unknown, unknown]>('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id').raw();
   const messageBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM message WHERE session_id = ?').pluck();
   const partBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM part WHERE session_id = ?').pluck();
   return {
@@ -508,23 +510,30 @@ export function sessionReader(db: Database.Database): SessionReader {
       const row = session.get(sessionId);
       if (row === undefined) return { status: 'gone' };
       const byMessage = new Map<string, unknown[]>();
-      for (const p of parts.iterate(sessionId)) {
-        const data = parseJson(p.data);
-        if (!isObject(data) || typeof p.id !== 'string' || typeof p.message_id !== 'string') return { status: 'failed', code: 'malformed_json' };
-        const list = byMessage.get(p.message_id) ?? [];
-        list.push({ ...data, id: p.id, sessionID: sessionId, messageID: p.message_id });
-        byMessage.set(p.message_id, list);
+      for (const [id, messageId, text] of parts.all(sessionId)) {
+        const data = parseJson(text);
+        if (!isObject(data) || typeof id !== 'string' || typeof messageId !== 'string') return { status: 'failed', code: 'malformed_json' };
+        // The parsed object itself gets the ids, as `{...data, id, sessionID, messageID}` would (a key it already
+        // has keeps its place, a new one goes last): the same document, without copying every part.
+        data.id = id;
+        data.sessionID = sessionId;
+        data.messageID = messageId;
+        const list = byMessage.get(messageId);
+        if (list === undefined) byMessage.set(messageId, [data]);
+        else list.push(data);
       }
       const out: unknown[] = [];
-      for (const m of messages.iterate(sessionId)) {
-        const data = parseJson(m.data);
-        if (!isObject(data) || typeof m.id !== 'string') return { status: 'failed', code: 'malformed_json' };
-        out.push({ info: { ...data, id: m.id, sessionID: sessionId }, parts: byMessage.get(m.id) ?? [] });
-        byMessage.delete(m.id);
+      for (const [id, text] of messages.all(sessionId)) {
+        const data = parseJson(text);
+        if (!isObject(data) || typeof id !== 'string') return { status: 'failed', code: 'malformed_json' };
+        data.id = id;
+        data.sessionID = sessionId;
+        out.push({ info: data, parts: byMessage.get(id) ?? [] });
+        byMessage.delete(id);
       }
       // A part of the session whose message is not the session's: the export would not show it, so it is not read as nothing.
       if (byMessage.size > 0) return { status: 'failed', code: 'invalid_structure' };
-      return { status: 'ok', text: `${JSON.stringify({ info: sessionInfo(row), messages: out }, null, 2)}\n` };
+      return { status: 'ok', value: { info: sessionInfo(row), messages: out } };
     },
   };
 }
@@ -569,7 +578,7 @@ export function materialiseSessions(entry: { path: string; name: string }, optio
         continue;
       }
       const path = join(dir, `${out.files.length}.json`);
-      writePrivateText(path, read.text);
+      writePrivateText(path, `${JSON.stringify(read.value, null, 2)}\n`);
       out.files.push({ path, name });
     }
   } catch {
@@ -606,30 +615,34 @@ function writePrivateText(path: string, text: string): void {
 
 /** Connections to copies, one per thread and copy, kept for the run (the copy is read-only and private). */
 const sources = new Map<string, SessionReader>();
-let materialised = 0;
 
 /**
- * Rebuilds one session of a copy (a sessionSource) into a file beside the copy, in its private folder, so the
- * run's reader reads it as any export; `remove` deletes it. Runs in the worker threads: the rebuild is shared
- * between the cores like the reading.
+ * One session of a copy (a sessionSource) as the document `opencode export` prints, built in memory by the
+ * thread that analyses it (so the rebuild is shared between the cores like the reading): each `data` column
+ * parsed once, the export's text made once (its bytes are what lines and evidence digests are of), the line of
+ * each object computed from the value (read-document.ts exportDocument), never written to a file, never parsed
+ * again. A document nested deeper than a file may be is `nesting_too_deep` (line 1) and one above the document
+ * bound `malformed_json` (line 1), as the same export read from a file would be.
  */
-export function materialiseSession(source: string): { path: string; remove(): void } | { code: ScanErrorCode } {
+export function sessionDocument(source: string): BuiltDocument | { code: ScanErrorCode; line: number | null } {
   const at = source.indexOf(SOURCE_SEP, SOURCE_MARK.length);
   const copyPath = source.slice(SOURCE_MARK.length, at);
   let reader = sources.get(copyPath);
+  let read: SessionDocument;
   try {
     if (reader === undefined) {
       reader = sessionReader(new Database(copyPath, { readonly: true, fileMustExist: true }));
       sources.set(copyPath, reader);
     }
-    const read = reader.read(source.slice(at + 1));
-    if (read.status !== 'ok') return { code: read.status === 'failed' ? read.code : 'unreadable' };
-    const path = join(dirname(copyPath), `session-${threadId}-${materialised++}.json`);
-    writePrivateText(path, read.text);
-    return { path, remove: () => rmSync(path, { force: true }) };
+    read = reader.read(source.slice(at + 1));
   } catch {
-    return { code: 'unreadable' };
+    return { code: 'unreadable', line: null };
   }
+  if (read.status !== 'ok') return { code: read.status === 'failed' ? read.code : 'unreadable', line: null };
+  const built = exportDocument(read.value);
+  if (built === 'too_deep') return { code: 'nesting_too_deep', line: 1 };
+  if (built === 'too_large') return { code: 'malformed_json', line: 1 };
+  return built;
 }
 
 /** Closes this thread's connection to a copy (before the copy is deleted). */

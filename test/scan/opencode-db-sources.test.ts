@@ -26,7 +26,16 @@ import { waitUntil } from '../support/wait-until';
  * is generated here from the project's own export fixture (fixtures/make-opencode-db.mjs).
  */
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-ocdb-src-'));
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// This file's private copies in a temporary folder of its own: opencode-db.test.ts counts those left in the shared one.
+const ownTmp = join(tmp, 'tmp');
+mkdirSync(ownTmp);
+const savedTmpdir = process.env.TMPDIR;
+process.env.TMPDIR = ownTmp;
+afterAll(() => {
+  if (savedTmpdir === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = savedTmpdir;
+  rmSync(tmp, { recursive: true, force: true });
+});
 afterEach(() => {
   databaseCopyTestHook.onChunk = null;
 });

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, readSync } from 'node:fs';
-import { countKeyTokens, inspectParsed } from '../duplicate-keys';
+import { countKeyTokens, inspectParsed, MAX_NESTING_DEPTH } from '../duplicate-keys';
 import { LineStarts, MAX_LINE_BYTES } from '../read-lines';
 import { OpenError, openRegularFile } from '../safe-open';
 import { type AdapterFailure, DOCUMENT_LINE_DEPTH, type JsonDocument } from './adapter';
@@ -98,6 +98,94 @@ export function documentOfText(
   return { document, lineStarts, bytes: size };
 }
 
+/** A document built in memory (OpenCode's storage tree, a session of its database), read instead of a file. */
+export type BuiltDocument = ReturnType<typeof documentOfText> & { text: Buffer | string };
+
+/**
+ * A value as `opencode export` prints it (`JSON.stringify(value, null, 2)` and a newline), held in memory as
+ * text (never encoded whole: its `bytes` are counted, its line starts are offsets in the string, and a digest
+ * encodes only the lines it covers), with the line of every object's opening brace computed from the value's
+ * structure instead of by scanning the text (stringifiedLines): for a document built here, whose layout is
+ * known. 'too_deep' when it nests deeper than a document read from a file may (MAX_NESTING_DEPTH); 'too_large'
+ * above MAX_DOCUMENT_BYTES.
+ */
+export function exportDocument(value: unknown): BuiltDocument | 'too_deep' | 'too_large' {
+  const braces = stringifiedLines(value);
+  if (braces === 'too_deep') return 'too_deep';
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > MAX_DOCUMENT_BYTES) return 'too_large';
+  const lineStarts = new LineStarts();
+  let line = 0;
+  let start = 0;
+  while (start < text.length) {
+    line++;
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl + 1;
+    if (end - start > (nl === -1 ? 0 : 1)) lineStarts.push(line, start, end - start);
+    start = end;
+  }
+  lineStarts.count = line;
+  lineStarts.endOfData = text.length;
+  const document: JsonDocument = {
+    value,
+    lineOf: (p) => braces.lines.get(p.join(SEP)) ?? null,
+    lineCount: line,
+    endsWithNewline: true,
+  };
+  return { document, lineStarts, bytes: size, text };
+}
+
+/** The lines of the objects found so far (stringifiedLines), and the first object's. */
+interface LineWalk {
+  lines: Map<string, number>;
+  firstLine: number;
+}
+
+/**
+ * Lines `v` spans in `JSON.stringify(…, null, 2)` when it starts on `line` (-1: nested too deep), recording
+ * each object's line in `walk` by its path (null below DOCUMENT_LINE_DEPTH). A plain function, recursing at
+ * most MAX_NESTING_DEPTH deep.
+ */
+function stringifiedSpan(v: unknown, line: number, path: string | null, depth: number, walk: LineWalk): number {
+  if (v === null || typeof v !== 'object') return 1;
+  if (depth + 1 > MAX_NESTING_DEPTH) return -1;
+  const below = path !== null && depth < DOCUMENT_LINE_DEPTH;
+  let at = line + 1;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const n = stringifiedSpan(v[i], at, below ? (depth === 0 ? String(i) : path + SEP + i) : null, depth + 1, walk);
+      if (n < 0) return -1;
+      at += n;
+    }
+    return at === line + 1 ? 1 : at - line + 1;
+  }
+  if (walk.firstLine === 0) walk.firstLine = line;
+  if (path !== null) walk.lines.set(path, line);
+  // Own enumerable keys, in JSON.stringify's order (for…in would add inherited ones).
+  for (const key of Object.keys(v)) {
+    const child = (v as Record<string, unknown>)[key];
+    if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
+    const n = stringifiedSpan(child, at, below ? (depth === 0 ? key : path + SEP + key) : null, depth + 1, walk);
+    if (n < 0) return -1;
+    at += n;
+  }
+  return at === line + 1 ? 1 : at - line + 1;
+}
+
+/**
+ * The lines objectLines would find in `JSON.stringify(value, null, 2)`, from the value alone: an empty object or
+ * array, or any other value, takes one line; a non-empty one its opening line, its members' lines (a member starts
+ * on its key's line) and its closing line. Members JSON.stringify leaves out (undefined, functions, symbols) take
+ * none; in an array they print `null`. Plain parsed JSON values only (no toJSON). A walk over the values, not the
+ * text's characters. 'too_deep' when containers nest deeper than MAX_NESTING_DEPTH (as inspectParsed counts).
+ */
+export function stringifiedLines(value: unknown): LineWalk | 'too_deep' {
+  const walk: LineWalk = { lines: new Map(), firstLine: 0 };
+  if (stringifiedSpan(value, 1, '', 0, walk) < 0) return 'too_deep';
+  return { lines: walk.lines, firstLine: walk.firstLine || 1 };
+}
+
 interface Frame {
   object: boolean;
   path: string | null;
@@ -111,7 +199,7 @@ interface Frame {
  * (segments joined by U+0000). `text` is already known to be valid JSON: strings hold no raw
  * newline, so lines are counted in whitespace only.
  */
-function objectLines(text: string): { lines: Map<string, number>; firstLine: number } {
+export function objectLines(text: string): { lines: Map<string, number>; firstLine: number } {
   const lines = new Map<string, number>();
   const stack: Frame[] = [];
   let line = 1;
