@@ -218,7 +218,8 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
   });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { transcript, lineStarts } = scan;
-  const digest = (lines: readonly number[]) => (scan.text ? digestBytes(scan.text, lineStarts, lines) : digestLines(path, lineStarts, lines));
+  const digest = (lines: readonly number[]) =>
+    scan.digest ? scan.digest(lines) : scan.text ? digestBytes(scan.text, lineStarts, lines) : digestLines(path, lineStarts, lines);
   // A capture's rows carry no version: the init row's applies to every message.
   if (capture) for (const m of transcript.messages) m.version ??= capture.version;
   let findings: FindingRecord[];

@@ -29,18 +29,13 @@ export function digestLines(path: string, lineStarts: LineStarts, lines: readonl
   return hash.digest('hex');
 }
 
-/**
- * The same digest over a document held in memory (built by the scanner: an OpenCode storage session, a session
- * of OpenCode's database): its bytes, or its text, whose line starts are then offsets in the string (each line's
- * UTF-8 bytes are hashed, the same bytes as the printed document's).
- */
-export function digestBytes(bytes: Buffer | string, lineStarts: LineStarts, lines: readonly number[]): string {
+/** The same digest over bytes held in memory (a document built by the scanner, such as an OpenCode storage session). */
+export function digestBytes(bytes: Buffer, lineStarts: LineStarts, lines: readonly number[]): string {
   const hash = createHash('sha256');
   for (const line of [...new Set(lines)].sort((a, b) => a - b)) {
     const [start, end] = lineStarts.span(line);
     if (end > bytes.length) throw new Error('line outside the document');
-    if (typeof bytes === 'string') hash.update(bytes.slice(start, end), 'utf8');
-    else hash.update(bytes.subarray(start, end));
+    hash.update(bytes.subarray(start, end));
   }
   return hash.digest('hex');
 }

@@ -501,8 +501,9 @@ export function sessionReader(db: Database.Database): SessionReader {
   // Rows as arrays ([id, data], [id, message_id, data]), read whole: cheaper per row than objects and iterate().
   const messages = db.prepare<[string], [unknown, unknown]>('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id').raw();
   const parts = db.prepare<[string], [unknown, unknown, unknown]>('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id').raw();
-  const messageBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM message WHERE session_id = ?').pluck();
-  const partBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM part WHERE session_id = ?').pluck();
+  // octet_length: the bytes SQLite's record header already holds, without loading each value (length() counts characters).
+  const messageBytes = db.prepare<[string], number>('SELECT coalesce(sum(octet_length(data)), 0) FROM message WHERE session_id = ?').pluck();
+  const partBytes = db.prepare<[string], number>('SELECT coalesce(sum(octet_length(data)), 0) FROM part WHERE session_id = ?').pluck();
   return {
     bytes: (sessionId) => (messageBytes.get(sessionId) ?? 0) + (partBytes.get(sessionId) ?? 0),
     close: () => db.close(),

@@ -26,11 +26,10 @@ export type FileScan =
       empty?: true;
       agent: Agent;
       version: string | null;
-      /**
-       * A document built here (an OpenCode storage session, a session of its database): its bytes, or its text (then
-       * `lineStarts` are offsets in the string), which its lines and digests are of (not the file's).
-       */
-      text?: Buffer | string;
+      /** A document built here (an OpenCode storage session): its bytes, which its lines and digests are of (not the file's). */
+      text?: Buffer;
+      /** A document built here that holds no text (a session of OpenCode's database): the digest of some of its lines. */
+      digest?: (lines: readonly number[]) => string;
     }
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   /** The last line is cut short (no \n, not yet a whole value): the file is still being written. */
@@ -195,7 +194,7 @@ function scanDocument(path: string, context: AdapterContext): FileScan | null {
 }
 
 /** A document, read or built, handed to the document adapter that claims it. */
-function readDocument(doc: Omit<BuiltDocument, 'text'> & { text?: Buffer | string }, context: AdapterContext): FileScan {
+function readDocument(doc: BuiltDocument, context: AdapterContext): FileScan {
   const line = doc.document.lineOf([]) ?? 1;
   const claimed = claim(DOCUMENT_ADAPTERS, doc.document.value);
   if (claimed === null) return { status: 'failed', failure: unclaimed(doc.document.value, line), bytes: doc.bytes };
@@ -205,5 +204,6 @@ function readDocument(doc: Omit<BuiltDocument, 'text'> & { text?: Buffer | strin
   if (read.status === 'failed') return { status: 'failed', failure: read.failure, bytes: doc.bytes };
   const scan: FileScan = { status: 'ok', transcript: read.transcript, lineStarts: doc.lineStarts, bytes: doc.bytes, agent: read.agent, version: read.version };
   if (doc.text) scan.text = doc.text;
+  if (doc.digest) scan.digest = doc.digest;
   return scan;
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportDocument, objectLines, stringifiedLines } from '../../server/scan/agents/read-document';
+import { documentOfText, exportDocument, objectLines, stringifiedLines } from '../../server/scan/agents/read-document';
 import { MAX_NESTING_DEPTH } from '../../server/scan/duplicate-keys';
+import { digestBytes } from '../../server/scan/evidence-digest';
 
 /**
  * A session of OpenCode's database is read from its value (issue 38/34: no text scan): the line of each object's
@@ -49,21 +50,30 @@ describe("an export's object lines from its value", () => {
     }
   });
 
-  it('a document built in memory has the printed export text, line count, byte count and line starts', () => {
-    const value = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/agents/opencode-invalid-call.jsonl'), 'utf8'));
-    value.info.title = 'ünïcødé ✓ 😀';
-    const built = exportDocument(value);
-    if (typeof built === 'string') throw new Error(built);
-    const text = printed(value);
-    expect(built.text).toBe(text);
-    expect(built.bytes).toBe(Buffer.byteLength(text));
-    expect(built.document.lineCount).toBe(text.split('\n').length - 1);
-    expect(built.document.endsWithNewline).toBe(true);
-    // Each line's span (offsets in the text) holds that line, its newline included.
-    const lines = text.split('\n');
-    for (const line of [1, 2, 17, lines.length - 1]) {
-      const [start, end] = built.lineStarts.span(line);
-      expect(text.slice(start, end)).toBe(`${lines[line - 1]}\n`);
+  it('a document built in memory, never printed, has the printed export line count, byte count and evidence digests', () => {
+    const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/agents/opencode-invalid-call.jsonl'), 'utf8'));
+    fixture.info.title = 'ünïcødé ✓ 😀 "quoted"\n';
+    fixture.messages[0].parts.push({ id: 'p', empty: {}, list: [{}, [], { a: undefined }], last: {} });
+    const seed = { s: 5 };
+    for (const value of [
+      fixture,
+      ...Array.from({ length: 200 }, () => ({ info: randomValue(seed, 0), messages: [randomValue(seed, 0), randomValue(seed, 0)] })),
+    ]) {
+      const built = exportDocument(value);
+      if (typeof built === 'string') throw new Error(built);
+      const text = printed(value);
+      const bytes = Buffer.from(text);
+      expect(built.bytes).toBe(bytes.length);
+      expect(built.document.lineCount).toBe(text.split('\n').length - 1);
+      expect(built.document.endsWithNewline).toBe(true);
+      // Digests of object lines (computed from the value), of other lines (from the text, made on demand), of both.
+      const reference = documentOfText(value, bytes, text).lineStarts;
+      const objects = [...(stringifiedLines(value) as { lines: Map<string, number> }).lines.values()];
+      const count = built.document.lineCount;
+      for (const lines of [objects, [objects.at(-1)!, objects[0]!], [count], [2, count - 1, objects.at(-1)!]]) {
+        const wanted = lines.filter((l) => reference.span(l)[1] > reference.span(l)[0]);
+        expect(built.digest!(wanted)).toBe(digestBytes(bytes, reference, wanted));
+      }
     }
   });
 

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
 import { countKeyTokens, inspectParsed, MAX_NESTING_DEPTH } from '../duplicate-keys';
 import { LineStarts, MAX_LINE_BYTES } from '../read-lines';
@@ -98,23 +99,50 @@ export function documentOfText(
   return { document, lineStarts, bytes: size };
 }
 
-/** A document built in memory (OpenCode's storage tree, a session of its database), read instead of a file. */
-export type BuiltDocument = ReturnType<typeof documentOfText> & { text: Buffer | string };
+/**
+ * A document built in memory (OpenCode's storage tree, a session of its database), read instead of a file: its
+ * bytes or text when it holds them, or `digest`, which hashes the lines a finding names without the text.
+ */
+export type BuiltDocument = ReturnType<typeof documentOfText> & { text?: Buffer; digest?: (lines: readonly number[]) => string };
 
 /**
- * A value as `opencode export` prints it (`JSON.stringify(value, null, 2)` and a newline), held in memory as
- * text (never encoded whole: its `bytes` are counted, its line starts are offsets in the string, and a digest
- * encodes only the lines it covers), with the line of every object's opening brace computed from the value's
- * structure instead of by scanning the text (stringifiedLines): for a document built here, whose layout is
- * known. 'too_deep' when it nests deeper than a document read from a file may (MAX_NESTING_DEPTH); 'too_large'
- * above MAX_DOCUMENT_BYTES.
+ * A value as `opencode export` prints it (`JSON.stringify(value, null, 2)` and a newline), without printing it:
+ * its line count, the line of every object's opening brace (stringifiedLines), its exact size in bytes (the
+ * compact print's, which V8 makes on its fast path, plus the whitespace the pretty print adds: a newline and an
+ * indentation per line, a space after each key) and its evidence digests all follow from the value. A line a
+ * finding names is an object's opening line (a message, a part), whose text is its indentation, its key and `{`
+ * (or `{}` and a comma): hashed as the printed bytes; any other line makes the whole text once, on demand.
+ * 'too_deep' when it nests deeper than a document read from a file may (MAX_NESTING_DEPTH); 'too_large' above
+ * MAX_DOCUMENT_BYTES.
  */
 export function exportDocument(value: unknown): BuiltDocument | 'too_deep' | 'too_large' {
-  const braces = stringifiedLines(value);
-  if (braces === 'too_deep') return 'too_deep';
-  const text = `${JSON.stringify(value, null, 2)}\n`;
-  const size = Buffer.byteLength(text, 'utf8');
+  const walk = newWalk(true);
+  const count = stringifiedSpan(value, 1, '', 0, walk, null, true);
+  if (count < 0) return 'too_deep';
+  const size = Buffer.byteLength(JSON.stringify(value), 'utf8') + walk.extra + 1;
   if (size > MAX_DOCUMENT_BYTES) return 'too_large';
+  const lineStarts = new LineStarts();
+  lineStarts.count = count;
+  lineStarts.endOfData = size;
+  const document: JsonDocument = { value, lineOf: (p) => walk.lines.get(p.join(SEP)) ?? null, lineCount: count, endsWithNewline: true };
+  let printed: { text: string; lineStarts: LineStarts } | null = null;
+  const digest = (lines: readonly number[]): string => {
+    const texts = walk.texts!;
+    const wanted = [...new Set(lines)].sort((a, b) => a - b);
+    if (wanted.every((l) => texts.has(l))) {
+      const hash = createHash('sha256');
+      for (const l of wanted) hash.update(texts.get(l)!, 'utf8');
+      return hash.digest('hex');
+    }
+    printed ??= printedText(value);
+    return digestText(printed.text, printed.lineStarts, wanted);
+  };
+  return { document, lineStarts, bytes: size, digest };
+}
+
+/** The printed export and where each of its lines starts (offsets in the string). */
+export function printedText(value: unknown): { text: string; lineStarts: LineStarts } {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
   const lineStarts = new LineStarts();
   let line = 0;
   let start = 0;
@@ -127,50 +155,85 @@ export function exportDocument(value: unknown): BuiltDocument | 'too_deep' | 'to
   }
   lineStarts.count = line;
   lineStarts.endOfData = text.length;
-  const document: JsonDocument = {
-    value,
-    lineOf: (p) => braces.lines.get(p.join(SEP)) ?? null,
-    lineCount: line,
-    endsWithNewline: true,
-  };
-  return { document, lineStarts, bytes: size, text };
+  return { text, lineStarts };
 }
 
-/** The lines of the objects found so far (stringifiedLines), and the first object's. */
+/** SHA-256 over the UTF-8 bytes of some lines of a text (line starts: offsets in the string), in line order. */
+function digestText(text: string, lineStarts: LineStarts, lines: readonly number[]): string {
+  const hash = createHash('sha256');
+  for (const line of lines) {
+    const [start, end] = lineStarts.span(line);
+    hash.update(text.slice(start, end), 'utf8');
+  }
+  return hash.digest('hex');
+}
+
+/** What a walk of a value as printed finds: each object's line by path, the first object's, the bytes of whitespace added, and (when asked) each object's opening line's text. */
 interface LineWalk {
   lines: Map<string, number>;
   firstLine: number;
+  extra: number;
+  texts: Map<number, string> | null;
 }
 
+const newWalk = (texts: boolean): LineWalk => ({ lines: new Map(), firstLine: 0, extra: 0, texts: texts ? new Map() : null });
+
+/** The indentation of a line `depth` containers deep. */
+const indent = (depth: number) => ' '.repeat(2 * depth);
+
 /**
- * Lines `v` spans in `JSON.stringify(…, null, 2)` when it starts on `line` (-1: nested too deep), recording
- * each object's line in `walk` by its path (null below DOCUMENT_LINE_DEPTH). A plain function, recursing at
- * most MAX_NESTING_DEPTH deep.
+ * Lines `v` spans in `JSON.stringify(…, null, 2)` when it starts on `line` (-1: nested too deep), recording each
+ * object's line in `walk` by its path (null below DOCUMENT_LINE_DEPTH), with the text of that line when the walk
+ * keeps texts (`key`: its key in its object, null in an array or at the root; `last`: nothing printed after it in
+ * its container). A plain function, recursing at most MAX_NESTING_DEPTH deep.
  */
-function stringifiedSpan(v: unknown, line: number, path: string | null, depth: number, walk: LineWalk): number {
+function stringifiedSpan(v: unknown, line: number, path: string | null, depth: number, walk: LineWalk, key: string | null, last: boolean): number {
   if (v === null || typeof v !== 'object') return 1;
   if (depth + 1 > MAX_NESTING_DEPTH) return -1;
   const below = path !== null && depth < DOCUMENT_LINE_DEPTH;
   let at = line + 1;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const n = stringifiedSpan(v[i], at, below ? (depth === 0 ? String(i) : path + SEP + i) : null, depth + 1, walk);
+      const n = stringifiedSpan(v[i], at, below ? (depth === 0 ? String(i) : path + SEP + i) : null, depth + 1, walk, null, i === v.length - 1);
       if (n < 0) return -1;
       at += n;
+      walk.extra += 1 + 2 * (depth + 1);
     }
-    return at === line + 1 ? 1 : at - line + 1;
+    if (at === line + 1) return 1;
+    walk.extra += 1 + 2 * depth;
+    return at - line + 1;
   }
   if (walk.firstLine === 0) walk.firstLine = line;
-  if (path !== null) walk.lines.set(path, line);
-  // Own enumerable keys, in JSON.stringify's order (for…in would add inherited ones).
-  for (const key of Object.keys(v)) {
-    const child = (v as Record<string, unknown>)[key];
-    if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
-    const n = stringifiedSpan(child, at, below ? (depth === 0 ? key : path + SEP + key) : null, depth + 1, walk);
+  // Own enumerable keys, in JSON.stringify's order (for…in would add inherited ones), less those it leaves out.
+  const keys = Object.keys(v).filter((k) => {
+    const child = (v as Record<string, unknown>)[k];
+    return child !== undefined && typeof child !== 'function' && typeof child !== 'symbol';
+  });
+  if (path !== null) {
+    walk.lines.set(path, line);
+    if (walk.texts !== null) {
+      const head = `${indent(depth)}${key === null ? '' : `${JSON.stringify(key)}: `}`;
+      walk.texts.set(line, keys.length === 0 ? `${head}{}${last ? '' : ','}\n` : `${head}{\n`);
+    }
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const n = stringifiedSpan(
+      (v as Record<string, unknown>)[k],
+      at,
+      below ? (depth === 0 ? k : path + SEP + k) : null,
+      depth + 1,
+      walk,
+      k,
+      i === keys.length - 1,
+    );
     if (n < 0) return -1;
     at += n;
+    walk.extra += 2 + 2 * (depth + 1);
   }
-  return at === line + 1 ? 1 : at - line + 1;
+  if (at === line + 1) return 1;
+  walk.extra += 1 + 2 * depth;
+  return at - line + 1;
 }
 
 /**
@@ -180,9 +243,9 @@ function stringifiedSpan(v: unknown, line: number, path: string | null, depth: n
  * none; in an array they print `null`. Plain parsed JSON values only (no toJSON). A walk over the values, not the
  * text's characters. 'too_deep' when containers nest deeper than MAX_NESTING_DEPTH (as inspectParsed counts).
  */
-export function stringifiedLines(value: unknown): LineWalk | 'too_deep' {
-  const walk: LineWalk = { lines: new Map(), firstLine: 0 };
-  if (stringifiedSpan(value, 1, '', 0, walk) < 0) return 'too_deep';
+export function stringifiedLines(value: unknown): { lines: Map<string, number>; firstLine: number } | 'too_deep' {
+  const walk = newWalk(false);
+  if (stringifiedSpan(value, 1, '', 0, walk, null, true) < 0) return 'too_deep';
   return { lines: walk.lines, firstLine: walk.firstLine || 1 };
 }
 
