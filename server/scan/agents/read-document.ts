@@ -277,12 +277,22 @@ export function objectLines(text: string): { lines: Map<string, number>; firstLi
   };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x0a) line++;
-    else if (c === 0x22) {
+    if (c === 0x0a) {
+      line++;
+      // A pretty-printed document's indentation: passed over in a tight loop of its own.
+      while (text.charCodeAt(i + 1) === 0x20) i++;
+    } else if (c === 0x22) {
       let close = text.indexOf('"', i + 1);
       while (isEscaped(text, close)) close = text.indexOf('"', close + 1);
       const top = stack[stack.length - 1];
-      if (expectKey && top?.object) top.key = top.path === null || top.depth >= DOCUMENT_LINE_DEPTH ? '' : (JSON.parse(text.slice(i, close + 1)) as string);
+      if (expectKey && top?.object) {
+        if (top.path === null || top.depth >= DOCUMENT_LINE_DEPTH) top.key = '';
+        else {
+          // A key without escapes is its own text; only one with a backslash needs decoding.
+          const raw = text.slice(i + 1, close);
+          top.key = raw.includes('\\') ? (JSON.parse(text.slice(i, close + 1)) as string) : raw;
+        }
+      }
       i = close;
     } else if (c === 0x7b || c === 0x5b) {
       const path = childPath();
