@@ -53,7 +53,7 @@ describe("an export's object lines from its value", () => {
   it('a document built in memory, never printed, has the printed export line count, byte count and evidence digests', () => {
     const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/agents/opencode-invalid-call.jsonl'), 'utf8'));
     fixture.info.title = 'ünïcødé ✓ 😀 "quoted"\n';
-    fixture.messages[0].parts.push({ id: 'p', empty: {}, list: [{}, [], { a: undefined }], last: {} });
+    fixture.messages[0].parts.push({ id: 'p', empty: {}, list: [{}, [], { a: undefined }], nums: [1.5, -0, 1e21, -3.25e-7, 0.1 + 0.2, 2 ** 60], last: {} });
     const seed = { s: 5 };
     for (const value of [
       fixture,

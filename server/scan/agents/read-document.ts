@@ -108,7 +108,8 @@ export type BuiltDocument = ReturnType<typeof documentOfText> & { text?: Buffer;
 /**
  * A value as `opencode export` prints it (`JSON.stringify(value, null, 2)` and a newline), without printing it:
  * its line count, the line of every object's opening brace (stringifiedLines), its exact size in bytes (the
- * compact print's, which V8 makes on its fast path, plus the whitespace the pretty print adds: a newline and an
+ * compact print's, counted in the same walk: a string with nothing to escape and no byte outside ASCII is its
+ * length and two quotes, any other is printed alone; plus the whitespace the pretty print adds: a newline and an
  * indentation per line, a space after each key) and its evidence digests all follow from the value. A line a
  * finding names is an object's opening line (a message, a part), whose text is its indentation, its key and `{`
  * (or `{}` and a comma): hashed as the printed bytes; any other line makes the whole text once, on demand.
@@ -119,7 +120,7 @@ export function exportDocument(value: unknown): BuiltDocument | 'too_deep' | 'to
   const walk = newWalk(true);
   const count = stringifiedSpan(value, 1, '', 0, walk, null, true);
   if (count < 0) return 'too_deep';
-  const size = Buffer.byteLength(JSON.stringify(value), 'utf8') + walk.extra + 1;
+  const size = walk.bytes + walk.extra + 1;
   if (size > MAX_DOCUMENT_BYTES) return 'too_large';
   const lineStarts = new LineStarts();
   lineStarts.count = count;
@@ -172,11 +173,29 @@ function digestText(text: string, lineStarts: LineStarts, lines: readonly number
 interface LineWalk {
   lines: Map<string, number>;
   firstLine: number;
+  /** Bytes of the compact print (JSON.stringify(value)), and those the pretty print adds. */
+  bytes: number;
   extra: number;
   texts: Map<number, string> | null;
 }
 
-const newWalk = (texts: boolean): LineWalk => ({ lines: new Map(), firstLine: 0, extra: 0, texts: texts ? new Map() : null });
+const newWalk = (texts: boolean): LineWalk => ({ lines: new Map(), firstLine: 0, bytes: 0, extra: 0, texts: texts ? new Map() : null });
+
+/** A string needing no escape and holding no byte outside ASCII prints as itself between quotes. */
+const NOT_PLAIN = /["\\\u0000-\u001f\u007f-\uffff]/;
+
+/** Bytes of a string as JSON.stringify prints it in UTF-8. */
+function stringBytes(s: string): number {
+  return NOT_PLAIN.test(s) ? Buffer.byteLength(JSON.stringify(s), 'utf8') : s.length + 2;
+}
+
+/** Bytes of a value that is not an object or array as JSON.stringify prints it (in an array, what it leaves out prints `null`). */
+function scalarBytes(v: unknown): number {
+  if (typeof v === 'string') return stringBytes(v);
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v).length : 4;
+  if (typeof v === 'boolean') return v ? 4 : 5;
+  return 4;
+}
 
 /** The indentation of a line `depth` containers deep. */
 const indent = (depth: number) => ' '.repeat(2 * depth);
@@ -188,11 +207,15 @@ const indent = (depth: number) => ' '.repeat(2 * depth);
  * its container). A plain function, recursing at most MAX_NESTING_DEPTH deep.
  */
 function stringifiedSpan(v: unknown, line: number, path: string | null, depth: number, walk: LineWalk, key: string | null, last: boolean): number {
-  if (v === null || typeof v !== 'object') return 1;
+  if (v === null || typeof v !== 'object') {
+    walk.bytes += scalarBytes(v);
+    return 1;
+  }
   if (depth + 1 > MAX_NESTING_DEPTH) return -1;
   const below = path !== null && depth < DOCUMENT_LINE_DEPTH;
   let at = line + 1;
   if (Array.isArray(v)) {
+    walk.bytes += v.length === 0 ? 2 : 1 + v.length;
     for (let i = 0; i < v.length; i++) {
       const n = stringifiedSpan(v[i], at, below ? (depth === 0 ? String(i) : path + SEP + i) : null, depth + 1, walk, null, i === v.length - 1);
       if (n < 0) return -1;
@@ -209,6 +232,8 @@ function stringifiedSpan(v: unknown, line: number, path: string | null, depth: n
     const child = (v as Record<string, unknown>)[k];
     return child !== undefined && typeof child !== 'function' && typeof child !== 'symbol';
   });
+  walk.bytes += keys.length === 0 ? 2 : 1 + keys.length;
+  for (const k of keys) walk.bytes += stringBytes(k) + 1;
   if (path !== null) {
     walk.lines.set(path, line);
     if (walk.texts !== null) {
