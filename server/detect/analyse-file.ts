@@ -3,7 +3,7 @@ import type { FindingCode } from '../../shared/finding-codes';
 import type { CaptureFile } from '../scan/capture-model';
 import { digestBytes, digestLines } from '../scan/evidence-digest';
 import { detectFormat, type FileFormat, scanCapture } from '../scan/scan-capture';
-import { type ScanFailure, scanFile } from '../scan/scan-file';
+import { type ScanFailure, type ScanOptions, scanFile } from '../scan/scan-file';
 import type { SalvagedLine, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
 import { withCallDiagnostics } from './call-diagnostics';
 import { startDetectors } from './run-detectors';
@@ -68,6 +68,8 @@ export interface AnalyseOptions {
   salvage?: boolean;
   /** The time a cut last line's quiet period is measured from (default: the clock when the file is read). */
   now?: number;
+  /** A document built in memory, read instead of the file (scan-file.ts ScanOptions.document). */
+  document?: ScanOptions['document'];
 }
 
 /**
@@ -186,6 +188,7 @@ export interface AnalysedFile {
 
 /** `analyseFile`, also handing back the transcript or capture it read. */
 export function analyseFileAndSource(path: string, options: AnalyseOptions = {}): AnalysedFile {
+  if (options.document) return analyseTranscript(path, options, null);
   const format = detectFormat(path);
   if (format === 'sse') return analyseCapture(path, format, options);
   if (format === 'stream-json') {
@@ -211,10 +214,12 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
     now: options.now,
     observers: detectors.observers,
     alsoKnownRowTypes: capture ? STREAM_JSON_ROWS : undefined,
+    document: options.document,
   });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { transcript, lineStarts } = scan;
-  const digest = (lines: readonly number[]) => (scan.text ? digestBytes(scan.text, lineStarts, lines) : digestLines(path, lineStarts, lines));
+  const digest = (lines: readonly number[]) =>
+    scan.digest ? scan.digest(lines) : scan.text ? digestBytes(scan.text, lineStarts, lines) : digestLines(path, lineStarts, lines);
   // A capture's rows carry no version: the init row's applies to every message.
   if (capture) for (const m of transcript.messages) m.version ??= capture.version;
   let findings: FindingRecord[];

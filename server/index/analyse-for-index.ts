@@ -4,8 +4,9 @@ import type { TurnEnd, TurnEndApiErrorKind } from '../../shared/turn-ends';
 import { analyseFileAndSource, type FileAnalysis, hashMessageId } from '../detect/analyse-file';
 import { classifyTurnEnds } from '../detect/classify-turn-ends';
 import { classifySessionEnd } from '../detect/session-end';
+import type { BuiltDocument } from '../scan/agents/read-document';
 import type { CaptureFile } from '../scan/capture-model';
-import { isSessionSource, materialiseSession } from '../scan/opencode-db';
+import { isSessionSource, sessionDocument } from '../scan/opencode-db';
 import type { AssistantMessage, TranscriptFile } from '../scan/transcript-model';
 
 /** The (day, version, model, thread, effort) a message is counted under. */
@@ -176,17 +177,14 @@ function turnEndCounts(transcript: TranscriptFile): TurnEndCount[] {
  * file's facts. Payload-free: hashes, cells of metadata and counts.
  */
 export function analyseForIndex(path: string, options: AnalyseForIndexOptions = {}): IndexAnalysis {
-  // A session of OpenCode's database (issue 38): rebuilt here, in the analysing thread, then read as its export.
+  // A session of OpenCode's database (issue 38): rebuilt here, in the analysing thread, in memory, then read as its export.
+  let document: BuiltDocument | undefined;
   if (isSessionSource(path)) {
-    const session = materialiseSession(path);
-    if ('code' in session) return { status: 'failed', bytes: 0, failure: { code: session.code, line: null } };
-    try {
-      return analyseForIndex(session.path, options);
-    } finally {
-      session.remove();
-    }
+    const session = sessionDocument(path);
+    if ('code' in session) return { status: 'failed', bytes: 0, failure: { code: session.code, line: session.line } };
+    document = session;
   }
-  const { analysis, source } = analyseFileAndSource(path, { forIndex: true, salvage: options.salvage === true, now: options.now });
+  const { analysis, source } = analyseFileAndSource(path, { forIndex: true, salvage: options.salvage === true, now: options.now, document });
   if (analysis.status !== 'ok' || source === null) return analysis as Exclude<FileAnalysis, { status: 'ok' }>;
   if (source.kind === 'capture') {
     const { capture } = source;

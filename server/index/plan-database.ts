@@ -83,7 +83,7 @@ export async function planDatabase(ctx: DatabasePlanContext, entry: TranscriptEn
 
   let copy: DatabaseCopy;
   try {
-    copy = copyDatabase(entry.path);
+    copy = await copyDatabase(entry.path);
   } catch (error) {
     return fail(error);
   }

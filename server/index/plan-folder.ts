@@ -2,7 +2,7 @@ import { closeSync } from 'node:fs';
 import { storageSessionOf, storageSessionStat } from '../scan/agents/opencode-storage';
 import { QUIET_PERIOD_MS } from '../scan/read-json-rows';
 import { OpenError, openRegularFile } from '../scan/safe-open';
-import { type TranscriptEntry, type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
+import { type TranscriptEntry, type WalkResult, walkRootAsync } from '../scan/walk-inputs';
 import { fingerprintOpenFile } from './file-fingerprint';
 import type { FilePlan } from './file-plan';
 import type { IndexSummary } from './index-summary';
@@ -54,7 +54,8 @@ function statAndFingerprint(file: TranscriptEntry): { size: number; mtimeMs: num
  */
 export async function planRoot(store: IndexStore, root: IndexRoot, summary: IndexSummary, salvage: boolean, plan: FilePlan): Promise<void> {
   const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
-  await walkDirectoryAsync(root.path, '', walk, SLICE_MS);
+  // A folder, or OpenCode's database file named itself (issue 38).
+  await walkRootAsync(root.path, walk, SLICE_MS);
   summary.symlinksSkipped += walk.symlinksSkipped;
   summary.filesPassedOver += walk.passedOver ?? 0;
   // What is left in `known` once every entry was seen is gone (a set of every seen name cost ~30 bytes a file).

@@ -47,6 +47,8 @@ export class FolderWatch {
   constructor(
     private readonly rootPath: string,
     private readonly on: FolderWatchHandlers,
+    /** How many folders below the root are watched (0: the root's own entries only, as for a database file's folder). */
+    private readonly maxDepth = WATCH_DEPTH,
   ) {}
 
   /** The number of watches held (one per folder watched). */
@@ -75,7 +77,7 @@ export class FolderWatch {
     let listed = 0;
     while (queue.length > 0 && !this.closed) {
       const [dir, d] = queue.shift()!;
-      if (!this.armOne(dir, d) || d >= WATCH_DEPTH) continue;
+      if (!this.armOne(dir, d) || d >= this.maxDepth) continue;
       let entries: ReturnType<typeof listDirectory>;
       try {
         entries = listDirectory(this.pathOf(dir));
@@ -177,6 +179,6 @@ export class FolderWatch {
       this.on.folderGone(rel);
     }
     this.on.folderAdded(rel);
-    if (depth <= WATCH_DEPTH) void this.armTree(rel, depth);
+    if (depth <= this.maxDepth) void this.armTree(rel, depth);
   }
 }

@@ -1,17 +1,31 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { analyseForIndex, type IndexAnalysis } from '../index/analyse-for-index';
 import { fileFingerprint } from '../index/file-fingerprint';
-import type { FileJob } from '../index/storage-port';
+import { FilePlan } from '../index/file-plan';
+import { emptySummary } from '../index/index-summary';
+import { planDatabase } from '../index/plan-database';
+import { yieldSoon } from '../index/plan-folder';
+import type { FileJob, KnownFile } from '../index/storage-port';
 import { storageSessionOf, storageSessionStat } from '../scan/agents/opencode-storage';
 import { childPath, fsPath } from '../scan/file-name-bytes';
+import { isOpenCodeDatabaseName } from '../scan/opencode-db';
 import { OpenError, type OpenProblem } from '../scan/safe-open';
-import { jsonMayBeTranscript, mayBeWalked, SCANNED_EXTENSIONS } from '../scan/walk-inputs';
+import { databaseRootEntry, jsonMayBeTranscript, mayBeWalked, SCANNED_EXTENSIONS } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { rebuildDenominatorsOffThread } from '../store/denominators-off-thread';
 import { findingId } from '../store/finding-id';
 import { acquireIndexLock, IndexBusyError, tryAcquireIndexLock } from '../store/index-lock';
-import { type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
-import { dropFileRows, failedRow, markChanged, markFileGone, rebuildDenominatorsIfNeeded, upsertFileRow, writeFileRows } from '../store/index-store';
+import { type FileRow, type IndexStatements, prepareIndexStatements, type RootRow } from '../store/index-statements';
+import {
+  dropFileRows,
+  failedRow,
+  markChanged,
+  markFileGone,
+  rebuildDenominatorsIfNeeded,
+  sqliteIndexStore,
+  upsertFileRow,
+  writeFileRows,
+} from '../store/index-store';
 import { prepareLiveStatements } from './live-statements';
 import { rootDifferences } from './reconcile-root';
 
@@ -143,9 +157,31 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
   const live = prepareLiveStatements(db);
   const known = new Map(st.filesOfRoot.all(root.id).map((f) => [f.rel_path, f]));
   const update: FilesUpdate = { filesChanged: 0, filesRemoved: 0, findingsAdded: 0, findingsRemoved: 0, newFindings: [], stillWriting: [] };
+  /** One file's rows written through the full index's own write path, with the findings that are new. */
+  const writeOne = (job: FileJob, analysis: IndexAnalysis, old: { id: number } | undefined) => {
+    db.transaction(() => {
+      const before = old ? new Set(live.findingKeysOfFile.all(old.id).map(findingKey)) : new Set<string>();
+      // Nothing is counted when the root was removed meanwhile.
+      if (!writeFileRows(st, job, analysis)) return;
+      const added = analysis.status === 'ok' ? analysis.findings.length : 0;
+      update.findingsAdded += added;
+      update.findingsRemoved += job.previousFindings;
+      const fileId = live.fileIdByPath.get({ root_id: root.id, rel_path: job.relPath })?.id;
+      if (fileId !== undefined && added > 0) {
+        for (const f of live.findingKeysOfFile.all(fileId))
+          if (!before.has(findingKey(f))) update.newFindings.push({ id: findingId(root.id, job.relPath, f.code, f.first_line), code: f.code });
+      }
+    }).immediate();
+    update.filesChanged++;
+  };
 
   for (const relPath of new Set(relPaths)) {
     if (options.shouldStop?.()) break;
+    // OpenCode's database (issue 38): its sessions, each an entry, as a full index run reads them.
+    if (isOpenCodeDatabaseName(relPath.slice(relPath.lastIndexOf('/') + 1))) {
+      await indexDatabaseOfRoot(db, root, relPath, known, update, writeOne);
+      continue;
+    }
     if (!mayBeWalked(relPath)) continue;
     const old = known.get(relPath);
     const state = statUnderRoot(root.path, relPath);
@@ -205,23 +241,63 @@ async function indexFilesLocked(db: Db, root: RootRow, relPaths: Iterable<string
       continue;
     }
     const job: FileJob = { rootId: root.id, relPath, path, size, mtimeMs, fingerprint, previousFindings: old?.findings ?? 0 };
-    db.transaction(() => {
-      const before = old ? new Set(live.findingKeysOfFile.all(old.id).map(findingKey)) : new Set<string>();
-      // The full index's own write path; nothing is counted when the root was removed meanwhile.
-      if (!writeFileRows(st, job, analysis)) return;
-      const added = analysis.status === 'ok' ? analysis.findings.length : 0;
-      update.findingsAdded += added;
-      update.findingsRemoved += job.previousFindings;
-      const fileId = live.fileIdByPath.get({ root_id: root.id, rel_path: relPath })?.id;
-      if (fileId !== undefined && added > 0) {
-        for (const f of live.findingKeysOfFile.all(fileId))
-          if (!before.has(findingKey(f))) update.newFindings.push({ id: findingId(root.id, relPath, f.code, f.first_line), code: f.code });
-      }
-    }).immediate();
-    update.filesChanged++;
+    writeOne(job, analysis, old);
   }
   if (update.filesChanged + update.filesRemoved > 0) await rebuildDenominators(db, st);
   return update;
+}
+
+/**
+ * One OpenCode database of a root, after the watcher heard it (or its `-wal`) change: planned exactly
+ * as a full index run plans it (plan-database.ts: skipped when its files are as the last read left
+ * them, else copied, its schema checked, each session whose `time_updated` or row counts changed
+ * planned), each planned session analysed here and written through the same write path as a changed
+ * transcript, sessions no longer in it kept as gone, its copy deleted.
+ */
+async function indexDatabaseOfRoot(
+  db: Db,
+  root: RootRow,
+  relPath: string,
+  rows: Map<string, FileRow>,
+  update: FilesUpdate,
+  writeOne: (job: FileJob, analysis: IndexAnalysis, old: { id: number } | undefined) => void,
+): Promise<void> {
+  const store = sqliteIndexStore(db);
+  const entry = { path: databaseRootEntry(root.path)?.path ?? childPath(root.path, relPath), name: relPath };
+  const known = new Map<string, KnownFile>();
+  for (const [name, row] of rows) if (name === relPath || name.startsWith(`${relPath}#`)) known.set(name, row);
+  const summary = emptySummary(0, 1);
+  const plan = new FilePlan();
+  const writeFailed = (name: string, code: string, hint?: string): boolean => {
+    const old = known.get(name);
+    const ok = store.writeFailedEntry(
+      { rootId: root.id, relPath: name, code, size: 0, mtimeMs: 0, fingerprint: '', ...(hint === undefined ? {} : { hint }) },
+      old,
+    );
+    if (ok) {
+      update.filesChanged++;
+      update.findingsRemoved += old?.findings ?? 0;
+    }
+    return ok;
+  };
+  try {
+    if (!(await planDatabase({ store, root, summary, plan, known, writeFailed, yieldSoon }, entry))) return;
+    for (let k = 0; k < plan.length; k++) {
+      const job = plan.jobAt(k);
+      await yieldSoon();
+      writeOne(job, analyseForIndex(job.path, { salvage: root.salvage === 1 }), rows.get(job.relPath));
+    }
+    // Sessions no longer in the database: kept as gone (issue 27), as a full run keeps them.
+    const gone = [...known.values()].filter((f) => !f.gone && f.rel_path !== relPath);
+    if (gone.length > 0) {
+      store.markGone(gone);
+      update.filesRemoved += gone.length;
+      for (const f of gone) if (f.status !== 'ok') update.findingsRemoved += f.findings;
+    }
+    for (const after of plan.afterWrite) after();
+  } finally {
+    for (const cleanup of plan.cleanups) cleanup();
+  }
 }
 
 const findingKey = (f: { code: string; first_line: number; last_line: number; evidence_sha256: string }) =>

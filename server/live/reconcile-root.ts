@@ -1,9 +1,9 @@
 import { lstatSync } from 'node:fs';
 import { fsPath } from '../scan/file-name-bytes';
-import { isDatabaseEntry } from '../scan/opencode-db';
-import { SCANNED_EXTENSIONS, type WalkResult, walkDirectoryAsync } from '../scan/walk-inputs';
+import { databaseState, isDatabaseEntry } from '../scan/opencode-db';
+import { SCANNED_EXTENSIONS, type WalkResult, walkRootAsync } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
-import type { RootRow } from '../store/index-statements';
+import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { prepareLiveStatements } from './live-statements';
 
 const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith(ext));
@@ -17,7 +17,7 @@ const scanned = (name: string) => SCANNED_EXTENSIONS.some((ext) => name.endsWith
  */
 export async function rootDifferences(db: Db, root: RootRow, shouldStop: () => boolean): Promise<string[] | null> {
   const walk: WalkResult = { files: [], problems: [], symlinksSkipped: 0 };
-  await walkDirectoryAsync(root.path, '', walk);
+  await walkRootAsync(root.path, walk);
   if (shouldStop()) return null;
   const known = new Map(
     prepareLiveStatements(db)
@@ -49,6 +49,24 @@ export async function rootDifferences(db: Db, root: RootRow, shouldStop: () => b
     const contentless = row.status === 'failed' && row.size === 0 && row.mtime_ms === 0;
     if (contentless ? mtimeMs > row.indexed_ms : row.size !== size || row.mtime_ms !== mtimeMs) differs.push(f.name);
   }
+  // OpenCode's databases (issue 38): one differs when its files are not as the last read left them (two stats), or,
+  // having failed, when it changed after that failure was written.
+  const sources = prepareIndexStatements(db);
+  for (const d of walk.databases ?? []) {
+    let state: string | null = null;
+    try {
+      state = databaseState(d.path);
+    } catch {
+      // unreadable now: as its failed row says, or read again to say so
+    }
+    const saved = sources.databaseSource.get(root.id, d.name);
+    const row = known.get(d.name);
+    if (saved !== undefined) {
+      if (saved.state !== state) differs.push(d.name);
+    } else if (row?.status === 'failed') {
+      if (state !== null && databaseChangedSince(d.path, row.indexed_ms)) differs.push(d.name);
+    } else differs.push(d.name);
+  }
   const badFolders: string[] = [];
   for (const p of walk.problems) {
     const row = known.get(p.name);
@@ -60,4 +78,16 @@ export async function rootDifferences(db: Db, root: RootRow, shouldStop: () => b
   // OpenCode's databases are read by a full index run only (their sessions are no files on disk: issue 38).
   for (const [name, row] of known) if (!row.gone && !badFolders.some((b) => name.startsWith(b)) && !isDatabaseEntry(name)) differs.push(name);
   return differs;
+}
+
+/** The database or its `-wal` modified after `ms`. */
+function databaseChangedSince(path: string, ms: number): boolean {
+  for (const p of [path, `${path}-wal`]) {
+    try {
+      if (lstatSync(p).mtimeMs > ms) return true;
+    } catch {
+      // no -wal
+    }
+  }
+  return false;
 }

@@ -1,7 +1,9 @@
+import { dirname } from 'node:path';
 import type { LiveUpdate } from '../../shared/live-update';
 import type { IndexRunner } from '../index/index-runner';
 import { childPath } from '../scan/file-name-bytes';
-import { mayBeWalked, type WalkResult, walkDirectory } from '../scan/walk-inputs';
+import { databaseOfChange } from '../scan/opencode-db';
+import { databaseRootEntry, mayBeWalked, type WalkResult, walkDirectory } from '../scan/walk-inputs';
 import type { Db } from '../store/database';
 import { prepareIndexStatements, type RootRow } from '../store/index-statements';
 import { FolderWatch } from './folder-watch';
@@ -25,9 +27,14 @@ export interface WatchOptions {
    * 0 turns it off.
    */
   reconcileMs?: number;
+  /** Shortest time between two reads of one OpenCode database (each read copies it whole); DATABASE_GAP_MS by default. */
+  databaseGapMs?: number;
   /** Where the updates are written (index-files.ts LiveWriter): the server's writer thread; this thread by default. */
   writer?: LiveWriter;
 }
+
+/** The default shortest time between two reads of one OpenCode database by the watcher (WatchOptions.databaseGapMs). */
+export const DATABASE_GAP_MS = 2000;
 
 /** The default reconciliation period (see WatchOptions.reconcileMs). */
 export const RECONCILE_MS = 30_000;
@@ -59,6 +66,10 @@ export class RootWatcher extends TypedEmitter<LiveEvents> {
   private reconcileTimer: NodeJS.Timeout | null = null;
   private reconciling: Promise<void> | null = null;
   private readonly writer: LiveWriter;
+  private readonly databaseGapMs: number;
+  /** When each OpenCode database (`<root id>:<name>`) was last read, and those waiting for their gap to pass. */
+  private readonly databaseReadAt = new Map<string, number>();
+  private readonly databaseWaiting = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -72,6 +83,7 @@ export class RootWatcher extends TypedEmitter<LiveEvents> {
     this.retries = options.retries ?? 8;
     this.reconcileMs = options.reconcileMs ?? RECONCILE_MS;
     this.writer = options.writer ?? sameThreadWriter(db);
+    this.databaseGapMs = options.databaseGapMs ?? DATABASE_GAP_MS;
     // A full index that ends may have added or removed roots; changes queued meanwhile go now.
     this.indexRuns.on('progress', (state: { state: string }) => {
       if (state.state !== 'running') void this.syncRoots().then(() => this.schedule());
@@ -115,12 +127,28 @@ export class RootWatcher extends TypedEmitter<LiveEvents> {
     // name with a backslash or a control character is the same file here as in a full index, never a second row.
     // A watch that fails (too many folders for the system's inotify limit, EMFILE) is said once, by folder label and
     // error code: changes there then wait for the reconciliation, or a full index.
-    const watcher = new FolderWatch(root.path, {
-      entry: (rel) => this.queue(root.id, rel),
-      folderAdded: (rel) => this.queueFolder(root, rel),
-      folderGone: (rel) => this.queueGoneFolder(root.id, rel),
-      failed: (code) => this.emit('watch-error', root.label, code),
-    });
+    // OpenCode's database named itself (issue 38): the folder it is in is watched, not below, for it and its -wal only.
+    const database = databaseRootEntry(root.path);
+    const watcher =
+      database === null
+        ? new FolderWatch(root.path, {
+            entry: (rel) => this.queue(root.id, rel),
+            folderAdded: (rel) => this.queueFolder(root, rel),
+            folderGone: (rel) => this.queueGoneFolder(root.id, rel),
+            failed: (code) => this.emit('watch-error', root.label, code),
+          })
+        : new FolderWatch(
+            dirname(root.path),
+            {
+              entry: (rel) => {
+                if (databaseOfChange(rel) === database.name) this.queue(root.id, database.name);
+              },
+              folderAdded: () => {},
+              folderGone: () => {},
+              failed: (code) => this.emit('watch-error', root.label, code),
+            },
+            0,
+          );
     this.watchers.set(root.id, { root, watcher });
     return watcher.start();
   }
@@ -207,8 +235,10 @@ export class RootWatcher extends TypedEmitter<LiveEvents> {
     await this.writer.close();
   }
 
-  private queue(rootId: number, relPath: string): void {
-    if (relPath === '' || relPath.startsWith('..') || !scanned(relPath)) return;
+  private queue(rootId: number, changed: string): void {
+    // OpenCode's database written (it or its -wal): the database is read again, its changed sessions only.
+    const relPath = databaseOfChange(changed) ?? changed;
+    if (relPath === '' || relPath.startsWith('..') || !(scanned(relPath) || relPath === databaseOfChange(relPath))) return;
     let set = this.pending.get(rootId);
     if (!set) this.pending.set(rootId, (set = new Set()));
     set.add(relPath);
@@ -251,6 +281,8 @@ export class RootWatcher extends TypedEmitter<LiveEvents> {
         this.pending.delete(rootId);
         const entry = this.watchers.get(rootId);
         if (!entry) continue;
+        this.spaceDatabaseReads(rootId, paths);
+        if (paths.size === 0) continue;
         const giveUp = [...paths].filter((p) => (this.writing.get(`${rootId}:${p}`) ?? 0) >= this.retries);
         let update: FilesUpdate;
         try {
@@ -283,6 +315,34 @@ export class RootWatcher extends TypedEmitter<LiveEvents> {
     }
     // Changes that came in while indexing.
     if (this.pending.size > 0 && !this.timer && !this.indexRuns.running) this.schedule();
+  }
+
+  /**
+   * An OpenCode database is copied whole for every read (opencode-db.ts), and OpenCode writes it all
+   * through a session: one read every databaseGapMs at most. A database read less than that ago is
+   * taken out of `paths` and queued again for when the gap has passed (its later changes join it).
+   */
+  private spaceDatabaseReads(rootId: number, paths: Set<string>): void {
+    const now = Date.now();
+    for (const p of paths) {
+      if (databaseOfChange(p) !== p) continue;
+      const key = `${rootId}:${p}`;
+      const last = this.databaseReadAt.get(key) ?? Number.NEGATIVE_INFINITY;
+      if (now - last >= this.databaseGapMs) {
+        this.databaseReadAt.set(key, now);
+        continue;
+      }
+      paths.delete(p);
+      if (this.databaseWaiting.has(key)) continue;
+      this.databaseWaiting.add(key);
+      setTimeout(
+        () => {
+          this.databaseWaiting.delete(key);
+          this.queue(rootId, p);
+        },
+        this.databaseGapMs - (now - last),
+      ).unref();
+    }
   }
 
   /** Files still being written are looked at again shortly, a bounded number of times, then recorded as in progress. */

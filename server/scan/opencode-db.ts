@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, mkdtempSync, readSync, rmSync, type Stats, writeSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdtempSync, read, readSync, rmSync, type Stats, write, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import type { FormatHint } from '../../shared/format-hints';
 import { OPENCODE_DB_SCHEMA, type OpenCodeSchemaHint, type OpenCodeTable } from '../../shared/opencode-schema';
 import type { ScanErrorCode } from '../../shared/scan-errors';
+import { type BuiltDocument, exportDocument } from './agents/read-document';
 import { createPrivateFile, OpenError, openRegularFile } from './safe-open';
 
 /**
@@ -30,6 +32,16 @@ import { createPrivateFile, OpenError, openRegularFile } from './safe-open';
 export const OPENCODE_DB_NAME = /^opencode(-[A-Za-z0-9_.]{1,40})?\.db$/;
 export const isOpenCodeDatabaseName = (name: string) => OPENCODE_DB_NAME.test(name);
 
+/**
+ * The database a changed name stands for (the watcher, issue 38): the database itself, or its `-wal`
+ * (where OpenCode appends every new row), as `<folder>/opencode.db`; null for any other name. `-shm`
+ * is left out: it changes with every connection's reads and holds nothing the `-wal` does not.
+ */
+export function databaseOfChange(relPath: string): string | null {
+  const path = relPath.endsWith('-wal') ? relPath.slice(0, -4) : relPath;
+  return isOpenCodeDatabaseName(path.slice(path.lastIndexOf('/') + 1)) ? path : null;
+}
+
 /** An index entry of a database: the database's own (a failure) or one of its sessions' (`opencode.db#<hex>`). */
 export function isDatabaseEntry(relPath: string): boolean {
   const base = relPath.slice(relPath.lastIndexOf('/') + 1);
@@ -44,6 +56,8 @@ export const COPY_TIME_MS = 5 * 60_000;
 /** Copies attempted before a database that keeps changing is refused (`database_busy`). */
 export const COPY_ATTEMPTS = 4;
 const CHUNK = 8 * 1024 * 1024;
+/** How much of a private copy its readers map into memory (SQLite's mmap_size; the rest is read as usual). */
+const COPY_MMAP_BYTES = 1024 ** 3;
 
 /** Why a database could not be read: a scan error code, and for a schema that differs, the table or column. */
 export class DatabaseReadError extends Error {
@@ -59,9 +73,18 @@ export interface CopyOptions {
   maxBytes?: number;
   timeMs?: number;
   attempts?: number;
-  /** Called between chunks of the copy (tests change the files here). */
-  onChunk?: (attempt: number) => void;
+  /**
+   * Called between chunks of the copy (tests change the files here). The index's copy awaits it, so a
+   * test can hold a copy half-way while it checks that the thread's event loop still answers.
+   */
+  onChunk?: (attempt: number) => void | Promise<void>;
 }
+
+/**
+ * A seam for tests of the index's copy (which takes no options from its callers): when set, it is each
+ * copy's `onChunk` unless the caller gives one. Never set outside tests.
+ */
+export const databaseCopyTestHook: { onChunk: CopyOptions['onChunk'] | null } = { onChunk: null };
 
 interface Identity {
   size: number;
@@ -122,13 +145,76 @@ export interface DatabaseCopy {
   close(): void;
 }
 
-function copyInto(fd: number, size: number, target: string, deadline: number, onChunk: (() => void) | undefined): number {
-  const out = createPrivateFile(target);
+/** One file to copy: its descriptor, how many bytes (its size before), and where to. */
+interface CopyJob {
+  fd: number;
+  size: number;
+  target: string;
+}
+
+/** One attempt under way: the user's files opened (never through a link), their identities before. */
+interface Attempt {
+  path: string;
+  main: { fd: number; stat: Stats };
+  wal: { fd: number; stat: Stats } | null;
+  before: readonly [Identity, Identity | null];
+  jobs: CopyJob[];
+}
+
+/** Opens the database and its `-wal` for one attempt; null when the `-wal` changed while it was opened. */
+function beginAttempt(path: string, dir: string, options: CopyOptions): Attempt | null {
+  const main = openChecked(path);
+  let wal: { fd: number; stat: Stats } | null = null;
   try {
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size)));
+    const walBefore = walIdentity(`${path}-wal`);
+    if (walBefore !== null) wal = openChecked(`${path}-wal`);
+    const before = [identity(main.stat), wal === null ? null : identity(wal.stat)] as const;
+    if (wal !== null && !same(before[1], walBefore)) {
+      endAttempt({ path, main, wal, before, jobs: [] });
+      return null;
+    }
+    const total = before[0].size + (before[1]?.size ?? 0);
+    if (total > (options.maxBytes ?? MAX_COPY_BYTES)) throw new DatabaseReadError('database_too_large');
+    const jobs = [{ fd: main.fd, size: before[0].size, target: join(dir, 'opencode.db') }];
+    if (wal !== null) jobs.push({ fd: wal.fd, size: before[1]!.size, target: join(dir, 'opencode.db-wal') });
+    return { path, main, wal, before, jobs };
+  } catch (error) {
+    closeSync(main.fd);
+    if (wal !== null) closeSync(wal.fd);
+    throw error;
+  }
+}
+
+/** After the copy: the descriptors' files unchanged, and the names still lead to them (no file swapped in or appeared). */
+function heldStill(a: Attempt): boolean {
+  const after = [identity(fstatSync(a.main.fd)), a.wal === null ? null : identity(fstatSync(a.wal.fd))] as const;
+  let dbNow: Identity;
+  try {
+    const s = lstatSync(a.path);
+    if (!s.isFile()) return false;
+    dbNow = identity(s);
+  } catch {
+    return false;
+  }
+  const walNow = walIdentity(`${a.path}-wal`);
+  return same(a.before[0], after[0]) && same(a.before[1], after[1]) && same(a.before[0], dbNow) && same(a.before[1], walNow);
+}
+
+function endAttempt(a: Attempt): void {
+  closeSync(a.main.fd);
+  if (a.wal !== null) closeSync(a.wal.fd);
+}
+
+const chunkBuffer = (size: number) => Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size)));
+
+/** Copies one file on this thread (`scan`: a command with no event loop to keep free). */
+function copyFileSync(job: CopyJob, deadline: number, onChunk: (() => void) | undefined): number {
+  const out = createPrivateFile(job.target);
+  try {
+    const buf = chunkBuffer(job.size);
     let done = 0;
-    while (done < size) {
-      const n = readSync(fd, buf, 0, Math.min(buf.length, size - done), done);
+    while (done < job.size) {
+      const n = readSync(job.fd, buf, 0, Math.min(buf.length, job.size - done), done);
       if (n === 0) break;
       let written = 0;
       while (written < n) written += writeSync(out, buf, written, n - written);
@@ -142,88 +228,131 @@ function copyInto(fd: number, size: number, target: string, deadline: number, on
   }
 }
 
-/** One attempt: the copy when every file held still while it was taken, else null. */
-function copyOnce(path: string, dir: string, options: CopyOptions, attempt: number): number | null {
-  const deadline = Date.now() + (options.timeMs ?? COPY_TIME_MS);
-  const main = openChecked(path);
-  let wal: { fd: number; stat: Stats } | null = null;
+const readAsync = promisify(read);
+const writeAsync = promisify(write);
+
+/**
+ * Copies one file without holding the event loop (the index, and so `serve`): every chunk is read and
+ * written by libuv's thread pool, the same descriptors, bounds and checks as the synchronous copy.
+ */
+async function copyFileAsync(job: CopyJob, deadline: number, onChunk: (() => void | Promise<void>) | undefined): Promise<number> {
+  const out = createPrivateFile(job.target);
   try {
-    const walBefore = walIdentity(`${path}-wal`);
-    if (walBefore !== null) wal = openChecked(`${path}-wal`);
-    const before = [identity(main.stat), wal === null ? null : identity(wal.stat)] as const;
-    if (wal !== null && !same(before[1], walBefore)) return null;
-    const total = before[0].size + (before[1]?.size ?? 0);
-    if (total > (options.maxBytes ?? MAX_COPY_BYTES)) throw new DatabaseReadError('database_too_large');
-    const onChunk = options.onChunk && (() => options.onChunk!(attempt));
-    let bytes = copyInto(main.fd, before[0].size, join(dir, 'opencode.db'), deadline, onChunk);
-    if (wal !== null) bytes += copyInto(wal.fd, before[1]!.size, join(dir, 'opencode.db-wal'), deadline, onChunk);
-    // After: the descriptors' files unchanged, and the names still lead to them (no file swapped in or appeared).
-    const after = [identity(fstatSync(main.fd)), wal === null ? null : identity(fstatSync(wal.fd))] as const;
-    let dbNow: Identity;
-    try {
-      const s = lstatSync(path);
-      if (!s.isFile()) return null;
-      dbNow = identity(s);
-    } catch {
-      return null;
+    const buf = chunkBuffer(job.size);
+    let done = 0;
+    while (done < job.size) {
+      const { bytesRead: n } = await readAsync(job.fd, buf, 0, Math.min(buf.length, job.size - done), done);
+      if (n === 0) break;
+      let written = 0;
+      while (written < n) written += (await writeAsync(out, buf, written, n - written)).bytesWritten;
+      done += n;
+      await onChunk?.();
+      if (Date.now() > deadline) throw new DatabaseReadError('database_busy');
     }
-    const walNow = walIdentity(`${path}-wal`);
-    if (!same(before[0], after[0]) || !same(before[1], after[1]) || !same(before[0], dbNow) || !same(before[1], walNow)) return null;
-    return bytes;
+    return done;
   } finally {
-    closeSync(main.fd);
-    if (wal !== null) closeSync(wal.fd);
+    closeSync(out);
   }
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Opens our copy (recovering its copied `-wal`), folded into one read-only file; deletes the folder when it cannot. */
+function openCopy(dir: string, bytes: number, attempt: number, remove: () => void): DatabaseCopy {
+  let db: Database.Database;
+  try {
+    // Read-write on our own copy: the first connection replays the copied -wal into it (recovery).
+    db = new Database(join(dir, 'opencode.db'), { fileMustExist: true });
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    // Our copy, recovered: folded into one file, so the run's worker threads can each open it read-only.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = DELETE');
+    db.pragma('query_only = 1');
+    db.pragma(`mmap_size = ${COPY_MMAP_BYTES}`);
+  } catch {
+    remove();
+    throw new DatabaseReadError('unreadable');
+  }
+  return {
+    db,
+    path: join(dir, 'opencode.db'),
+    bytes,
+    attempts: attempt,
+    close: () => {
+      db.close();
+      remove();
+    },
+  };
 }
 
+const newCopyFolder = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tcf-opencode-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+};
+
 /**
- * Copies the database (and its `-wal`) into a new private folder and opens the copy; throws
- * DatabaseReadError. The user's files are only ever read; nothing is created beside them.
+ * Copies the database (and its `-wal`) into a new private folder and opens the copy, on this thread
+ * (`scan`); throws DatabaseReadError. The user's files are only ever read; nothing is created beside them.
  */
-export function copyDatabase(path: string, options: CopyOptions = {}): DatabaseCopy {
+export function copyDatabaseSync(path: string, options: CopyOptions = {}): DatabaseCopy {
   const attempts = options.attempts ?? COPY_ATTEMPTS;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const dir = mkdtempSync(join(tmpdir(), 'tcf-opencode-'));
-    const remove = () => rmSync(dir, { recursive: true, force: true });
-    let bytes: number | null;
+    const { dir, remove } = newCopyFolder();
+    let bytes: number | null = null;
     try {
-      bytes = copyOnce(path, dir, options, attempt);
+      const a = beginAttempt(path, dir, options);
+      if (a !== null) {
+        try {
+          const deadline = Date.now() + (options.timeMs ?? COPY_TIME_MS);
+          const onChunk = options.onChunk && (() => void options.onChunk!(attempt));
+          let n = 0;
+          for (const job of a.jobs) n += copyFileSync(job, deadline, onChunk);
+          if (heldStill(a)) bytes = n;
+        } finally {
+          endAttempt(a);
+        }
+      }
     } catch (error) {
       remove();
       throw error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
     }
-    if (bytes === null) {
-      remove();
-      if (attempt < attempts) sleep(50 * attempt);
-      continue;
-    }
-    let db: Database.Database;
+    if (bytes !== null) return openCopy(dir, bytes, attempt, remove);
+    remove();
+    if (attempt < attempts) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+  }
+  throw new DatabaseReadError('database_busy');
+}
+
+/**
+ * The same copy for the index, off the event loop: the bytes move through libuv's thread pool and the
+ * retries wait on timers, so the thread that plans (the server's index thread, or a server's own thread
+ * for a database in memory) keeps answering while a large database is copied. Only the recovery of the
+ * copied `-wal` (SQLite, synchronous) runs on the thread, in time bounded by the `-wal`'s size.
+ */
+export async function copyDatabase(path: string, options: CopyOptions = {}): Promise<DatabaseCopy> {
+  const attempts = options.attempts ?? COPY_ATTEMPTS;
+  const hook = options.onChunk ?? databaseCopyTestHook.onChunk ?? undefined;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const { dir, remove } = newCopyFolder();
+    let bytes: number | null = null;
     try {
-      // Read-write on our own copy: the first connection replays the copied -wal into it (recovery).
-      db = new Database(join(dir, 'opencode.db'), { fileMustExist: true });
-      db.prepare('SELECT count(*) FROM sqlite_master').get();
-      // Our copy, recovered: folded into one file, so the run's worker threads can each open it read-only.
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.pragma('journal_mode = DELETE');
-      db.pragma('query_only = 1');
-    } catch {
+      const a = beginAttempt(path, dir, options);
+      if (a !== null) {
+        try {
+          const deadline = Date.now() + (options.timeMs ?? COPY_TIME_MS);
+          const onChunk = hook && (() => hook(attempt));
+          let n = 0;
+          for (const job of a.jobs) n += await copyFileAsync(job, deadline, onChunk);
+          if (heldStill(a)) bytes = n;
+        } finally {
+          endAttempt(a);
+        }
+      }
+    } catch (error) {
       remove();
-      throw new DatabaseReadError('unreadable');
+      throw error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
     }
-    return {
-      db,
-      path: join(dir, 'opencode.db'),
-      bytes,
-      attempts: attempt,
-      close: () => {
-        db.close();
-        remove();
-      },
-    };
+    if (bytes !== null) return openCopy(dir, bytes, attempt, remove);
+    remove();
+    if (attempt < attempts) await sleep(50 * attempt);
   }
   throw new DatabaseReadError('database_busy');
 }
@@ -349,7 +478,10 @@ function sessionInfo(row: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-export type SessionDocument = { status: 'ok'; text: string } | { status: 'failed'; code: ScanErrorCode } | { status: 'gone' };
+export type SessionDocument =
+  | { status: 'ok'; value: { info: Record<string, unknown>; messages: unknown[] } }
+  | { status: 'failed'; code: ScanErrorCode }
+  | { status: 'gone' };
 
 /** Prepared reads of one copy, reused for every session of a run. */
 export interface SessionReader {
@@ -360,7 +492,7 @@ export interface SessionReader {
 }
 
 /**
- * The session as `opencode export` prints it (`JSON.stringify(…, null, 2)`): `info` rebuilt from the
+ * The session as `opencode export` holds it (printed `JSON.stringify(…, null, 2)`): `info` rebuilt from the
  * session's columns as OpenCode's fromRow does, each message `{info: {...data, id, sessionID}, parts}`
  * in `time_created, id` order, each part `{...data, id, sessionID, messageID}` in id order. So the
  * OpenCode adapter reads it exactly as the export, and its lines are the export's lines. A `data` that
@@ -369,12 +501,12 @@ export interface SessionReader {
  */
 export function sessionReader(db: Database.Database): SessionReader {
   const session = db.prepare<[string], Record<string, unknown>>('SELECT * FROM session WHERE id = ?');
-  const messages = db.prepare<[string], { id: unknown; data: unknown }>('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id');
-  const parts = db.prepare<[string], { id: unknown; message_id: unknown; data: unknown }>(
-    'SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id',
-  );
-  const messageBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM message WHERE session_id = ?').pluck();
-  const partBytes = db.prepare<[string], number>('SELECT coalesce(sum(length(data)), 0) FROM part WHERE session_id = ?').pluck();
+  // Rows as arrays ([id, data], [id, message_id, data]), read whole: cheaper per row than objects and iterate().
+  const messages = db.prepare<[string], [unknown, unknown]>('SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id').raw();
+  const parts = db.prepare<[string], [unknown, unknown, unknown]>('SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY id').raw();
+  // octet_length: the bytes SQLite's record header already holds, without loading each value (length() counts characters).
+  const messageBytes = db.prepare<[string], number>('SELECT coalesce(sum(octet_length(data)), 0) FROM message WHERE session_id = ?').pluck();
+  const partBytes = db.prepare<[string], number>('SELECT coalesce(sum(octet_length(data)), 0) FROM part WHERE session_id = ?').pluck();
   return {
     bytes: (sessionId) => (messageBytes.get(sessionId) ?? 0) + (partBytes.get(sessionId) ?? 0),
     close: () => db.close(),
@@ -382,23 +514,30 @@ export function sessionReader(db: Database.Database): SessionReader {
       const row = session.get(sessionId);
       if (row === undefined) return { status: 'gone' };
       const byMessage = new Map<string, unknown[]>();
-      for (const p of parts.iterate(sessionId)) {
-        const data = parseJson(p.data);
-        if (!isObject(data) || typeof p.id !== 'string' || typeof p.message_id !== 'string') return { status: 'failed', code: 'malformed_json' };
-        const list = byMessage.get(p.message_id) ?? [];
-        list.push({ ...data, id: p.id, sessionID: sessionId, messageID: p.message_id });
-        byMessage.set(p.message_id, list);
+      for (const [id, messageId, text] of parts.all(sessionId)) {
+        const data = parseJson(text);
+        if (!isObject(data) || typeof id !== 'string' || typeof messageId !== 'string') return { status: 'failed', code: 'malformed_json' };
+        // The parsed object itself gets the ids, as `{...data, id, sessionID, messageID}` would (a key it already
+        // has keeps its place, a new one goes last): the same document, without copying every part.
+        data.id = id;
+        data.sessionID = sessionId;
+        data.messageID = messageId;
+        const list = byMessage.get(messageId);
+        if (list === undefined) byMessage.set(messageId, [data]);
+        else list.push(data);
       }
       const out: unknown[] = [];
-      for (const m of messages.iterate(sessionId)) {
-        const data = parseJson(m.data);
-        if (!isObject(data) || typeof m.id !== 'string') return { status: 'failed', code: 'malformed_json' };
-        out.push({ info: { ...data, id: m.id, sessionID: sessionId }, parts: byMessage.get(m.id) ?? [] });
-        byMessage.delete(m.id);
+      for (const [id, text] of messages.all(sessionId)) {
+        const data = parseJson(text);
+        if (!isObject(data) || typeof id !== 'string') return { status: 'failed', code: 'malformed_json' };
+        data.id = id;
+        data.sessionID = sessionId;
+        out.push({ info: data, parts: byMessage.get(id) ?? [] });
+        byMessage.delete(id);
       }
       // A part of the session whose message is not the session's: the export would not show it, so it is not read as nothing.
       if (byMessage.size > 0) return { status: 'failed', code: 'invalid_structure' };
-      return { status: 'ok', text: `${JSON.stringify({ info: sessionInfo(row), messages: out }, null, 2)}\n` };
+      return { status: 'ok', value: { info: sessionInfo(row), messages: out } };
     },
   };
 }
@@ -420,7 +559,7 @@ export function materialiseSessions(entry: { path: string; name: string }, optio
   const out: MaterialisedSessions = { files: [], failures: [], cleanup: () => {} };
   let copy: DatabaseCopy;
   try {
-    copy = copyDatabase(entry.path, options);
+    copy = copyDatabaseSync(entry.path, options);
   } catch (error) {
     const e = error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
     out.failures.push({ name: entry.name, code: e.code, ...(e.hint ? { hint: e.hint } : {}) });
@@ -443,7 +582,7 @@ export function materialiseSessions(entry: { path: string; name: string }, optio
         continue;
       }
       const path = join(dir, `${out.files.length}.json`);
-      writePrivateText(path, read.text);
+      writePrivateText(path, `${JSON.stringify(read.value, null, 2)}\n`);
       out.files.push({ path, name });
     }
   } catch {
@@ -480,30 +619,37 @@ function writePrivateText(path: string, text: string): void {
 
 /** Connections to copies, one per thread and copy, kept for the run (the copy is read-only and private). */
 const sources = new Map<string, SessionReader>();
-let materialised = 0;
 
 /**
- * Rebuilds one session of a copy (a sessionSource) into a file beside the copy, in its private folder, so the
- * run's reader reads it as any export; `remove` deletes it. Runs in the worker threads: the rebuild is shared
- * between the cores like the reading.
+ * One session of a copy (a sessionSource) as the document `opencode export` prints, built in memory by the
+ * thread that analyses it (so the rebuild is shared between the cores like the reading): each `data` column
+ * parsed once, the export's text made once (its bytes are what lines and evidence digests are of), the line of
+ * each object computed from the value (read-document.ts exportDocument), never written to a file, never parsed
+ * again. A document nested deeper than a file may be is `nesting_too_deep` (line 1) and one above the document
+ * bound `malformed_json` (line 1), as the same export read from a file would be.
  */
-export function materialiseSession(source: string): { path: string; remove(): void } | { code: ScanErrorCode } {
+export function sessionDocument(source: string): BuiltDocument | { code: ScanErrorCode; line: number | null } {
   const at = source.indexOf(SOURCE_SEP, SOURCE_MARK.length);
   const copyPath = source.slice(SOURCE_MARK.length, at);
   let reader = sources.get(copyPath);
+  let read: SessionDocument;
   try {
     if (reader === undefined) {
-      reader = sessionReader(new Database(copyPath, { readonly: true, fileMustExist: true }));
+      const db = new Database(copyPath, { readonly: true, fileMustExist: true });
+      // Our private, read-only copy: read through a memory map (no read() call and buffer copy per page).
+      db.pragma(`mmap_size = ${COPY_MMAP_BYTES}`);
+      reader = sessionReader(db);
       sources.set(copyPath, reader);
     }
-    const read = reader.read(source.slice(at + 1));
-    if (read.status !== 'ok') return { code: read.status === 'failed' ? read.code : 'unreadable' };
-    const path = join(dirname(copyPath), `session-${threadId}-${materialised++}.json`);
-    writePrivateText(path, read.text);
-    return { path, remove: () => rmSync(path, { force: true }) };
+    read = reader.read(source.slice(at + 1));
   } catch {
-    return { code: 'unreadable' };
+    return { code: 'unreadable', line: null };
   }
+  if (read.status !== 'ok') return { code: read.status === 'failed' ? read.code : 'unreadable', line: null };
+  const built = exportDocument(read.value);
+  if (built === 'too_deep') return { code: 'nesting_too_deep', line: 1 };
+  if (built === 'too_large') return { code: 'malformed_json', line: 1 };
+  return built;
 }
 
 /** Closes this thread's connection to a copy (before the copy is deleted). */

@@ -7,7 +7,7 @@ import { claudeCodeAdapter } from './agents/claude-code';
 import { GEMINI_MARKDOWN_HEADING } from './agents/gemini-cli';
 import { openCodeAdapter } from './agents/opencode';
 import { readStorageSession, storageSessionOf } from './agents/opencode-storage';
-import { readJsonDocument } from './agents/read-document';
+import { type BuiltDocument, readJsonDocument } from './agents/read-document';
 import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { QUIET_PERIOD_MS, readJsonRows, type ScanFailure } from './read-json-rows';
@@ -28,6 +28,8 @@ export type FileScan =
       version: string | null;
       /** A document built here (an OpenCode storage session): its bytes, which its lines and digests are of (not the file's). */
       text?: Buffer;
+      /** A document built here that holds no text (a session of OpenCode's database): the digest of some of its lines. */
+      digest?: (lines: readonly number[]) => string;
     }
   | { status: 'failed'; failure: ScanFailure; bytes: number }
   /** The last line is cut short (no \n, not yet a whole value): the file is still being written. */
@@ -53,6 +55,11 @@ export interface ScanOptions {
   observers?: readonly TranscriptObserver[];
   /** Row types known besides Claude Code's (a stream-json capture read as a transcript: `result`). */
   alsoKnownRowTypes?: ReadonlySet<string>;
+  /**
+   * A document built in memory to read instead of the file at `path` (a session of OpenCode's database,
+   * issue 38: rebuilt from its rows by the thread that analyses it, never written to a file).
+   */
+  document?: BuiltDocument;
 }
 
 /**
@@ -107,6 +114,7 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   // A session file of OpenCode's storage tree is read with its messages and parts (opencode-storage.ts).
   const storage = path.endsWith('.json') ? storageSessionOf(path) : null;
   if (storage) return scanStorageSession(storage, context, options);
+  if (options.document) return readDocument(options.document, context);
   let firstLine = 0;
   let reader: RowsReader | null = null;
   let failure: ScanFailure | null = null;
@@ -182,6 +190,11 @@ function scanDocument(path: string, context: AdapterContext): FileScan | null {
   const doc = readJsonDocument(path);
   if (doc.status === 'not_a_document') return null;
   if (doc.status === 'failed') return { status: 'failed', failure: doc.failure, bytes: doc.bytes };
+  return readDocument(doc, context);
+}
+
+/** A document, read or built, handed to the document adapter that claims it. */
+function readDocument(doc: BuiltDocument, context: AdapterContext): FileScan {
   const line = doc.document.lineOf([]) ?? 1;
   const claimed = claim(DOCUMENT_ADAPTERS, doc.document.value);
   if (claimed === null) return { status: 'failed', failure: unclaimed(doc.document.value, line), bytes: doc.bytes };
@@ -189,5 +202,8 @@ function scanDocument(path: string, context: AdapterContext): FileScan | null {
     return { status: 'failed', failure: { code: claimed.refuse, line, ...(claimed.hint ? { hint: claimed.hint } : {}) }, bytes: doc.bytes };
   const read = claimed.adapter.read(doc.document, context);
   if (read.status === 'failed') return { status: 'failed', failure: read.failure, bytes: doc.bytes };
-  return { status: 'ok', transcript: read.transcript, lineStarts: doc.lineStarts, bytes: doc.bytes, agent: read.agent, version: read.version };
+  const scan: FileScan = { status: 'ok', transcript: read.transcript, lineStarts: doc.lineStarts, bytes: doc.bytes, agent: read.agent, version: read.version };
+  if (doc.text) scan.text = doc.text;
+  if (doc.digest) scan.digest = doc.digest;
+  return scan;
 }

@@ -154,6 +154,29 @@ export async function walkDirectoryAsync(dir: string, prefix: string, out: WalkR
   }
 }
 
+/**
+ * A root that is OpenCode's database file itself (`index ~/.local/share/opencode/opencode.db`, issue 38)
+ * rather than a folder: named so and not a folder (a link or a file gone is read, and reported, as the
+ * database: its open refuses both). Its one entry is named by its base name, as when its folder is named.
+ */
+export function databaseRootEntry(rootPath: string): TranscriptEntry | null {
+  const name = basename(rootPath);
+  if (!isOpenCodeDatabaseName(name)) return null;
+  try {
+    if (lstatSync(rootPath).isDirectory()) return null;
+  } catch {
+    // gone: the database's read reports it
+  }
+  return { path: rootPath, name };
+}
+
+/** A root's walk (walkDirectoryAsync), or its one database when the root is OpenCode's database file (databaseRootEntry). */
+export async function walkRootAsync(rootPath: string, out: WalkResult, sliceMs = 20): Promise<void> {
+  const database = databaseRootEntry(rootPath);
+  if (database !== null) (out.databases ??= []).push(database);
+  else await walkDirectoryAsync(rootPath, '', out, sliceMs);
+}
+
 /** Names for several inputs: each input's base name, with -2, -3… where two are equal. */
 function inputLabels(inputs: readonly string[]): string[] {
   const seen = new Map<string, number>();

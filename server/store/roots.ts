@@ -1,5 +1,6 @@
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { basename, parse, resolve, sep } from 'node:path';
+import { isOpenCodeDatabaseName } from '../scan/opencode-db';
 import type { Db } from './database';
 import { IndexBusyError, indexLockHolder } from './index-lock';
 import { prepareIndexStatements, type RootRow } from './index-statements';
@@ -13,7 +14,7 @@ export class RootError extends Error {
     super(
       {
         not_found: 'the folder does not exist',
-        not_directory: 'the path is not a folder',
+        not_directory: 'the path is not a folder (nor an OpenCode database, opencode.db)',
         symlink: 'the path is a symbolic link; links are never followed, give the real folder',
         unreadable: 'the folder cannot be read',
         symlink_parent: 'a folder on the path is a symbolic link; links are never followed, give the real path',
@@ -27,7 +28,8 @@ export class RootError extends Error {
 /**
  * Checks that `path` is an existing folder reached without any symbolic link (neither it nor
  * a folder above it), and not the filesystem root; returns it absolute, which is then its
- * real path.
+ * real path. OpenCode's database file itself (`~/.local/share/opencode/opencode.db`, a regular
+ * file so named, issue 38) is a root too: it is read as when its folder is named.
  */
 export function validateRootPath(path: string): string {
   const absolute = resolve(path);
@@ -38,7 +40,7 @@ export function validateRootPath(path: string): string {
     throw new RootError((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'not_found' : 'unreadable');
   }
   if (stat.isSymbolicLink()) throw new RootError('symlink');
-  if (!stat.isDirectory()) throw new RootError('not_directory');
+  if (!stat.isDirectory() && !(stat.isFile() && isOpenCodeDatabaseName(basename(absolute)))) throw new RootError('not_directory');
   let real: string;
   try {
     real = realpathSync(absolute);

@@ -1,9 +1,10 @@
 /**
- * `npm run bench:opencode [-- --mb 1024]`: reading OpenCode's database against reading the same sessions as files
+ * `npm run bench:opencode [-- --mb 1024 --rounds 3]`: reading OpenCode's database against reading the same sessions as files
  * (issue 38: "no more than reading the same sessions as files; a no-change re-index under a second"). Builds
  * `opencode.db` of about `--mb` MB (WAL mode, OpenCode's tables, fixtures/make-opencode-db.mjs's DDL) and the same
  * sessions as `opencode export` files (`<session>.json`, pretty-printed as OpenCode prints them), then indexes each
- * into a fresh database (worker threads as `index` chooses them) and again with nothing changed, and prints the times.
+ * into a fresh database (worker threads as `index` chooses them) and again with nothing changed, `--rounds` times
+ * interleaved (files, database, files, …), and prints each round's wall and CPU (all threads) with the paired ratios.
  * Each session: user prompts, assistant steps with reasoning, text and tool calls (one `invalid` call per session).
  */
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ const arg = (name: string, fallback: number) => {
   return at === -1 ? fallback : Number(process.argv[at + 1]);
 };
 const targetMb = arg('mb', 1024);
+const rounds = arg('rounds', 1);
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-bench-opencode-'));
 
 /** Deterministic filler text (a linear congruential generator over words), so two runs build the same corpus. */
@@ -103,20 +105,24 @@ function session(s: number) {
   };
 }
 
-async function timeIndex(folder: string): Promise<{ fresh: number; again: number; files: number; findings: number }> {
+async function timeIndex(folder: string): Promise<{ fresh: number; freshCpu: number; again: number; files: number; findings: number }> {
   const dir = mkdtempSync(join(tmp, 'index-'));
   const db = openDatabase(join(dir, 'index.db'));
   addRoot(db, folder);
+  const cpu = process.cpuUsage();
   let t = performance.now();
   const first = await indexDatabase(db, { analyser: 'auto' });
   const fresh = (performance.now() - t) / 1000;
+  const used = process.cpuUsage(cpu);
+  const freshCpu = (used.user + used.system) / 1e6;
   t = performance.now();
   const second = await indexDatabase(db, { analyser: 'auto' });
   const again = (performance.now() - t) / 1000;
   if (second.filesChanged !== 0 || first.filesFailed !== 0) throw new Error(`unexpected run: ${JSON.stringify({ first, second })}`);
   const findings = db.prepare('SELECT count(*) FROM findings').pluck().get() as number;
   db.close();
-  return { fresh, again, files: first.filesChanged, findings };
+  rmSync(dir, { recursive: true, force: true });
+  return { fresh, freshCpu, again, files: first.filesChanged, findings };
 }
 
 try {
@@ -157,24 +163,39 @@ try {
   console.log(
     `${sessions} sessions: exports ${(exportBytes / 1e6).toFixed(0)} MB, opencode.db ${(dbBytes / 1e6).toFixed(0)} MB (built in ${((performance.now() - t0) / 1000).toFixed(1)} s); load average ${loadavg()[0]!.toFixed(2)} at start`,
   );
-  const files = await timeIndex(exports);
-  const database = await timeIndex(native);
-  if (files.files !== database.files || files.findings !== database.findings) throw new Error(`the two layouts differ: ${JSON.stringify({ files, database })}`);
-  console.log('| what | index, fresh (s) | index again, nothing changed (s) |');
-  console.log('| --- | --- | --- |');
-  console.log(`| the sessions as export files | ${files.fresh.toFixed(2)} | ${files.again.toFixed(3)} |`);
-  console.log(`| opencode.db | ${database.fresh.toFixed(2)} | ${database.again.toFixed(3)} |`);
-  console.log(`database / files: ${(database.fresh / files.fresh).toFixed(2)}×; load average ${loadavg()[0]!.toFixed(2)} at end`);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const all: { files: Awaited<ReturnType<typeof timeIndex>>; database: Awaited<ReturnType<typeof timeIndex>> }[] = [];
+  console.log(
+    '| round | files: fresh wall (s) / CPU (s) | opencode.db: fresh wall / CPU | database / files, wall / CPU | re-index, nothing changed: files / database (s) |',
+  );
+  console.log('| --- | --- | --- | --- | --- |');
+  for (let r = 1; r <= rounds; r++) {
+    const files = await timeIndex(exports);
+    const database = await timeIndex(native);
+    if (files.files !== database.files || files.findings !== database.findings)
+      throw new Error(`the two layouts differ: ${JSON.stringify({ files, database })}`);
+    all.push({ files, database });
+    console.log(
+      `| ${r} | ${files.fresh.toFixed(2)} / ${files.freshCpu.toFixed(2)} | ${database.fresh.toFixed(2)} / ${database.freshCpu.toFixed(2)} | ${(database.fresh / files.fresh).toFixed(2)}× / ${(database.freshCpu / files.freshCpu).toFixed(2)}× | ${files.again.toFixed(3)} / ${database.again.toFixed(3)} |`,
+    );
+  }
+  const wallRatio = median(all.map((a) => a.database.fresh / a.files.fresh));
+  const cpuRatio = median(all.map((a) => a.database.freshCpu / a.files.freshCpu));
+  console.log(`median database / files: wall ${wallRatio.toFixed(2)}×, CPU ${cpuRatio.toFixed(2)}×; load average ${loadavg()[0]!.toFixed(2)} at end`);
   console.log(
     JSON.stringify({
       sessions,
       export_bytes: exportBytes,
       db_bytes: dbBytes,
-      files_fresh_s: files.fresh,
-      files_again_s: files.again,
-      db_fresh_s: database.fresh,
-      db_again_s: database.again,
-      findings: database.findings,
+      rounds: all.map((a) => ({
+        files_fresh_s: a.files.fresh,
+        files_cpu_s: a.files.freshCpu,
+        files_again_s: a.files.again,
+        db_fresh_s: a.database.fresh,
+        db_cpu_s: a.database.freshCpu,
+        db_again_s: a.database.again,
+      })),
+      findings: all[0]!.database.findings,
     }),
   );
 } finally {

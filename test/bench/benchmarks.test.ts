@@ -73,10 +73,15 @@ describe('the benchmarks, on a tiny corpus', () => {
   }, 240_000);
 
   it('bench:opencode builds a database and the same sessions as files, and prints the index times of each', async () => {
-    const { status, out } = await bench('bench-opencode.ts', ['--mb', '1']);
+    const { status, out } = await bench('bench-opencode.ts', ['--mb', '1', '--rounds', '2']);
     expect(status, out).toBe(0);
-    expect(out).toMatch(/\| opencode\.db \| \d+\.\d\d \| \d+\.\d{3} \|/);
-    const figures = lastJson(out) as { sessions: number; findings: number; db_again_s: number };
+    // Each round: files and database, fresh wall / CPU, their ratios, and the no-change re-index of each.
+    expect(
+      out.match(/^\| [12] \| \d+\.\d\d \/ \d+\.\d\d \| \d+\.\d\d \/ \d+\.\d\d \| \d+\.\d\d× \/ \d+\.\d\d× \| \d+\.\d{3} \/ \d+\.\d{3} \|$/gm),
+    ).toHaveLength(2);
+    expect(out).toMatch(/median database \/ files: wall \d+\.\d\d×, CPU \d+\.\d\d×/);
+    const figures = lastJson(out) as { sessions: number; findings: number; rounds: { db_again_s: number }[] };
+    expect(figures.rounds).toHaveLength(2);
     // One `invalid` call per session, found in both layouts (the script fails when they differ).
     expect(figures.findings).toBe(figures.sessions);
   }, 120_000);

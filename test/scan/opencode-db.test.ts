@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OPENCODE_DDL, writeOpenCodeDatabase } from '../../fixtures/make-opencode-db.mjs';
 import { indexDatabase } from '../../server/app/index-database';
 import { runScan } from '../../server/cli/scan-command';
-import { copyDatabase, DatabaseReadError, sessionEntryName } from '../../server/scan/opencode-db';
+import { type CopyOptions, copyDatabase, copyDatabaseSync, DatabaseReadError, sessionEntryName } from '../../server/scan/opencode-db';
 import { type Db, openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 
@@ -249,31 +249,33 @@ describe("OpenCode's database", () => {
     ]);
   });
 
-  it('a database that changes during the copy is copied again, and refused database_busy when it never holds still', () => {
+  it("a database that changes during the copy is copied again, and refused database_busy when it never holds still (both copies: the index's, off the event loop, and scan's)", async () => {
     const root = folder('busy');
     writeOpenCodeDatabase(root, [exportDoc()]);
     const wal = join(root, 'opencode.db-wal');
     const before = copiesLeft();
-    // Changed during the first copy only: the second is whole.
-    let changedOnce = 0;
-    const again = copyDatabase(join(root, 'opencode.db'), {
-      onChunk: (attempt) => {
-        if (attempt === 1 && changedOnce++ === 0) appendFileSync(wal, Buffer.from([0]));
-      },
-    });
-    expect(again.attempts).toBe(2);
-    again.close();
-    // Changed during every copy.
-    let error: unknown = null;
-    try {
-      copyDatabase(join(root, 'opencode.db'), { attempts: 3, onChunk: () => appendFileSync(wal, Buffer.from([0])) }).close();
-    } catch (e) {
-      error = e;
+    for (const copy of [copyDatabase, async (path: string, options: CopyOptions) => copyDatabaseSync(path, options)]) {
+      // Changed during the first copy only: the second is whole.
+      let changedOnce = 0;
+      const again = await copy(join(root, 'opencode.db'), {
+        onChunk: (attempt) => {
+          if (attempt === 1 && changedOnce++ === 0) appendFileSync(wal, Buffer.from([0]));
+        },
+      });
+      expect(again.attempts).toBe(2);
+      again.close();
+      // Changed during every copy.
+      let error: unknown = null;
+      try {
+        (await copy(join(root, 'opencode.db'), { attempts: 3, onChunk: () => appendFileSync(wal, Buffer.from([0])) })).close();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(DatabaseReadError);
+      expect((error as DatabaseReadError).code).toBe('database_busy');
+      // Too large for the bound: refused before a byte is copied.
+      await expect(copy(join(root, 'opencode.db'), { maxBytes: 1024 })).rejects.toMatchObject({ code: 'database_too_large' });
+      expect(copiesLeft()).toEqual(before);
     }
-    expect(error).toBeInstanceOf(DatabaseReadError);
-    expect((error as DatabaseReadError).code).toBe('database_busy');
-    // Too large for the bound: refused before a byte is copied.
-    expect(() => copyDatabase(join(root, 'opencode.db'), { maxBytes: 1024 })).toThrow(expect.objectContaining({ code: 'database_too_large' }));
-    expect(copiesLeft()).toEqual(before);
   });
 });

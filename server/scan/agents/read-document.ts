@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
-import { countKeyTokens, inspectParsed } from '../duplicate-keys';
+import { countKeyTokens, inspectParsed, MAX_NESTING_DEPTH } from '../duplicate-keys';
 import { LineStarts, MAX_LINE_BYTES } from '../read-lines';
 import { OpenError, openRegularFile } from '../safe-open';
 import { type AdapterFailure, DOCUMENT_LINE_DEPTH, type JsonDocument } from './adapter';
@@ -98,6 +99,181 @@ export function documentOfText(
   return { document, lineStarts, bytes: size };
 }
 
+/**
+ * A document built in memory (OpenCode's storage tree, a session of its database), read instead of a file: its
+ * bytes or text when it holds them, or `digest`, which hashes the lines a finding names without the text.
+ */
+export type BuiltDocument = ReturnType<typeof documentOfText> & { text?: Buffer; digest?: (lines: readonly number[]) => string };
+
+/**
+ * A value as `opencode export` prints it (`JSON.stringify(value, null, 2)` and a newline), without printing it:
+ * its line count, the line of every object's opening brace (stringifiedLines), its exact size in bytes (the
+ * compact print's, counted in the same walk: a string with nothing to escape and no byte outside ASCII is its
+ * length and two quotes, any other is printed alone; plus the whitespace the pretty print adds: a newline and an
+ * indentation per line, a space after each key) and its evidence digests all follow from the value. A line a
+ * finding names is an object's opening line (a message, a part), whose text is its indentation, its key and `{`
+ * (or `{}` and a comma): hashed as the printed bytes; any other line makes the whole text once, on demand.
+ * 'too_deep' when it nests deeper than a document read from a file may (MAX_NESTING_DEPTH); 'too_large' above
+ * MAX_DOCUMENT_BYTES.
+ */
+export function exportDocument(value: unknown): BuiltDocument | 'too_deep' | 'too_large' {
+  const walk = newWalk(true);
+  const count = stringifiedSpan(value, 1, '', 0, walk, null, true);
+  if (count < 0) return 'too_deep';
+  const size = walk.bytes + walk.extra + 1;
+  if (size > MAX_DOCUMENT_BYTES) return 'too_large';
+  const lineStarts = new LineStarts();
+  lineStarts.count = count;
+  lineStarts.endOfData = size;
+  const document: JsonDocument = { value, lineOf: (p) => walk.lines.get(p.join(SEP)) ?? null, lineCount: count, endsWithNewline: true };
+  let printed: { text: string; lineStarts: LineStarts } | null = null;
+  const digest = (lines: readonly number[]): string => {
+    const texts = walk.texts!;
+    const wanted = [...new Set(lines)].sort((a, b) => a - b);
+    if (wanted.every((l) => texts.has(l))) {
+      const hash = createHash('sha256');
+      for (const l of wanted) hash.update(texts.get(l)!, 'utf8');
+      return hash.digest('hex');
+    }
+    printed ??= printedText(value);
+    return digestText(printed.text, printed.lineStarts, wanted);
+  };
+  return { document, lineStarts, bytes: size, digest };
+}
+
+/** The printed export and where each of its lines starts (offsets in the string). */
+export function printedText(value: unknown): { text: string; lineStarts: LineStarts } {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  const lineStarts = new LineStarts();
+  let line = 0;
+  let start = 0;
+  while (start < text.length) {
+    line++;
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl + 1;
+    if (end - start > (nl === -1 ? 0 : 1)) lineStarts.push(line, start, end - start);
+    start = end;
+  }
+  lineStarts.count = line;
+  lineStarts.endOfData = text.length;
+  return { text, lineStarts };
+}
+
+/** SHA-256 over the UTF-8 bytes of some lines of a text (line starts: offsets in the string), in line order. */
+function digestText(text: string, lineStarts: LineStarts, lines: readonly number[]): string {
+  const hash = createHash('sha256');
+  for (const line of lines) {
+    const [start, end] = lineStarts.span(line);
+    hash.update(text.slice(start, end), 'utf8');
+  }
+  return hash.digest('hex');
+}
+
+/** What a walk of a value as printed finds: each object's line by path, the first object's, the bytes of whitespace added, and (when asked) each object's opening line's text. */
+interface LineWalk {
+  lines: Map<string, number>;
+  firstLine: number;
+  /** Bytes of the compact print (JSON.stringify(value)), and those the pretty print adds. */
+  bytes: number;
+  extra: number;
+  texts: Map<number, string> | null;
+}
+
+const newWalk = (texts: boolean): LineWalk => ({ lines: new Map(), firstLine: 0, bytes: 0, extra: 0, texts: texts ? new Map() : null });
+
+/** A string needing no escape and holding no byte outside ASCII prints as itself between quotes. */
+const NOT_PLAIN = /["\\\u0000-\u001f\u007f-\uffff]/;
+
+/** Bytes of a string as JSON.stringify prints it in UTF-8. */
+function stringBytes(s: string): number {
+  return NOT_PLAIN.test(s) ? Buffer.byteLength(JSON.stringify(s), 'utf8') : s.length + 2;
+}
+
+/** Bytes of a value that is not an object or array as JSON.stringify prints it (in an array, what it leaves out prints `null`). */
+function scalarBytes(v: unknown): number {
+  if (typeof v === 'string') return stringBytes(v);
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v).length : 4;
+  if (typeof v === 'boolean') return v ? 4 : 5;
+  return 4;
+}
+
+/** The indentation of a line `depth` containers deep. */
+const indent = (depth: number) => ' '.repeat(2 * depth);
+
+/**
+ * Lines `v` spans in `JSON.stringify(…, null, 2)` when it starts on `line` (-1: nested too deep), recording each
+ * object's line in `walk` by its path (null below DOCUMENT_LINE_DEPTH), with the text of that line when the walk
+ * keeps texts (`key`: its key in its object, null in an array or at the root; `last`: nothing printed after it in
+ * its container). A plain function, recursing at most MAX_NESTING_DEPTH deep.
+ */
+function stringifiedSpan(v: unknown, line: number, path: string | null, depth: number, walk: LineWalk, key: string | null, last: boolean): number {
+  if (v === null || typeof v !== 'object') {
+    walk.bytes += scalarBytes(v);
+    return 1;
+  }
+  if (depth + 1 > MAX_NESTING_DEPTH) return -1;
+  const below = path !== null && depth < DOCUMENT_LINE_DEPTH;
+  let at = line + 1;
+  if (Array.isArray(v)) {
+    walk.bytes += v.length === 0 ? 2 : 1 + v.length;
+    for (let i = 0; i < v.length; i++) {
+      const n = stringifiedSpan(v[i], at, below ? (depth === 0 ? String(i) : path + SEP + i) : null, depth + 1, walk, null, i === v.length - 1);
+      if (n < 0) return -1;
+      at += n;
+      walk.extra += 1 + 2 * (depth + 1);
+    }
+    if (at === line + 1) return 1;
+    walk.extra += 1 + 2 * depth;
+    return at - line + 1;
+  }
+  if (walk.firstLine === 0) walk.firstLine = line;
+  // Own enumerable keys, in JSON.stringify's order (for…in would add inherited ones), less those it leaves out.
+  const keys = Object.keys(v).filter((k) => {
+    const child = (v as Record<string, unknown>)[k];
+    return child !== undefined && typeof child !== 'function' && typeof child !== 'symbol';
+  });
+  walk.bytes += keys.length === 0 ? 2 : 1 + keys.length;
+  for (const k of keys) walk.bytes += stringBytes(k) + 1;
+  if (path !== null) {
+    walk.lines.set(path, line);
+    if (walk.texts !== null) {
+      const head = `${indent(depth)}${key === null ? '' : `${JSON.stringify(key)}: `}`;
+      walk.texts.set(line, keys.length === 0 ? `${head}{}${last ? '' : ','}\n` : `${head}{\n`);
+    }
+  }
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const n = stringifiedSpan(
+      (v as Record<string, unknown>)[k],
+      at,
+      below ? (depth === 0 ? k : path + SEP + k) : null,
+      depth + 1,
+      walk,
+      k,
+      i === keys.length - 1,
+    );
+    if (n < 0) return -1;
+    at += n;
+    walk.extra += 2 + 2 * (depth + 1);
+  }
+  if (at === line + 1) return 1;
+  walk.extra += 1 + 2 * depth;
+  return at - line + 1;
+}
+
+/**
+ * The lines objectLines would find in `JSON.stringify(value, null, 2)`, from the value alone: an empty object or
+ * array, or any other value, takes one line; a non-empty one its opening line, its members' lines (a member starts
+ * on its key's line) and its closing line. Members JSON.stringify leaves out (undefined, functions, symbols) take
+ * none; in an array they print `null`. Plain parsed JSON values only (no toJSON). A walk over the values, not the
+ * text's characters. 'too_deep' when containers nest deeper than MAX_NESTING_DEPTH (as inspectParsed counts).
+ */
+export function stringifiedLines(value: unknown): { lines: Map<string, number>; firstLine: number } | 'too_deep' {
+  const walk = newWalk(false);
+  if (stringifiedSpan(value, 1, '', 0, walk, null, true) < 0) return 'too_deep';
+  return { lines: walk.lines, firstLine: walk.firstLine || 1 };
+}
+
 interface Frame {
   object: boolean;
   path: string | null;
@@ -111,7 +287,7 @@ interface Frame {
  * (segments joined by U+0000). `text` is already known to be valid JSON: strings hold no raw
  * newline, so lines are counted in whitespace only.
  */
-function objectLines(text: string): { lines: Map<string, number>; firstLine: number } {
+export function objectLines(text: string): { lines: Map<string, number>; firstLine: number } {
   const lines = new Map<string, number>();
   const stack: Frame[] = [];
   let line = 1;
@@ -126,12 +302,22 @@ function objectLines(text: string): { lines: Map<string, number>; firstLine: num
   };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x0a) line++;
-    else if (c === 0x22) {
+    if (c === 0x0a) {
+      line++;
+      // A pretty-printed document's indentation: passed over in a tight loop of its own.
+      while (text.charCodeAt(i + 1) === 0x20) i++;
+    } else if (c === 0x22) {
       let close = text.indexOf('"', i + 1);
       while (isEscaped(text, close)) close = text.indexOf('"', close + 1);
       const top = stack[stack.length - 1];
-      if (expectKey && top?.object) top.key = top.path === null || top.depth >= DOCUMENT_LINE_DEPTH ? '' : (JSON.parse(text.slice(i, close + 1)) as string);
+      if (expectKey && top?.object) {
+        if (top.path === null || top.depth >= DOCUMENT_LINE_DEPTH) top.key = '';
+        else {
+          // A key without escapes is its own text; only one with a backslash needs decoding.
+          const raw = text.slice(i + 1, close);
+          top.key = raw.includes('\\') ? (JSON.parse(text.slice(i, close + 1)) as string) : raw;
+        }
+      }
       i = close;
     } else if (c === 0x7b || c === 0x5b) {
       const path = childPath();

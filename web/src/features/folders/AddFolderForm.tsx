@@ -37,6 +37,7 @@ export function AddFolderForm({ actions }: { actions: FolderActions }) {
             value={path}
             onChange={(e) => setPath(e.target.value)}
             placeholder="/home/you/.claude/projects"
+            title="A folder of transcripts, or OpenCode's database file itself (~/.local/share/opencode/opencode.db)"
             autoComplete="off"
             spellCheck={false}
             required

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { documentOfText, exportDocument, objectLines, stringifiedLines } from '../../server/scan/agents/read-document';
+import { MAX_NESTING_DEPTH } from '../../server/scan/duplicate-keys';
+import { digestBytes } from '../../server/scan/evidence-digest';
+
+/**
+ * A session of OpenCode's database is read from its value (issue 38/34: no text scan): the line of each object's
+ * opening brace is computed from the value's structure. It must be exactly what scanning the printed export finds.
+ */
+const printed = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+const scanned = (v: unknown) => objectLines(printed(v));
+
+/** Deterministic values with every shape stringify treats apart. */
+function randomValue(seed: { s: number }, depth: number): unknown {
+  const next = () => {
+    seed.s = (seed.s * 1103515245 + 12345) % 2147483648;
+    return seed.s;
+  };
+  const k = next() % (depth > 9 ? 5 : 10);
+  if (k === 0) return null;
+  if (k === 1) return next() % 1000;
+  if (k === 2) return ['plain', 'with "quotes" and \\ and\nnewline', 'ünïcødé ✓ 😀', '{not [an object', ''][next() % 5];
+  if (k === 3) return next() % 2 === 0;
+  if (k === 4) return next() % 3 === 0 ? {} : [];
+  if (k < 7) return Array.from({ length: next() % 4 }, (_, i) => (i === 1 && next() % 4 === 0 ? undefined : randomValue(seed, depth + 1)));
+  const o: Record<string, unknown> = {};
+  for (let i = next() % 5; i > 0; i--) {
+    const key = ['a', 'id', '0', '12', 'k"q', 'new\nline', '__proto__', 'messages', 'parts'][next() % 9]!;
+    const value = next() % 6 === 0 ? undefined : randomValue(seed, depth + 1);
+    // `__proto__` as JSON.parse makes it (an own key), or as an assignment does (the prototype: inherited keys stringify leaves out).
+    if (key === '__proto__' && next() % 2 === 0) Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+    else o[key] = value;
+  }
+  return o;
+}
+
+describe("an export's object lines from its value", () => {
+  it('equal the lines found by scanning the printed export: fixtures and 300 generated values', () => {
+    for (const name of ['opencode-invalid-call.jsonl', 'opencode-pending.jsonl']) {
+      const value = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/agents', name), 'utf8'));
+      expect(stringifiedLines(value)).toEqual(scanned(value));
+      expect((stringifiedLines(value) as { lines: Map<string, number> }).lines.size).toBeGreaterThan(10);
+    }
+    const seed = { s: 11 };
+    for (let i = 0; i < 300; i++) {
+      const value = { info: randomValue(seed, 0), messages: [randomValue(seed, 0), randomValue(seed, 0)] };
+      expect(stringifiedLines(value)).toEqual(scanned(value));
+    }
+  });
+
+  it('a document built in memory, never printed, has the printed export line count, byte count and evidence digests', () => {
+    const fixture = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/agents/opencode-invalid-call.jsonl'), 'utf8'));
+    fixture.info.title = 'ünïcødé ✓ 😀 "quoted"\n';
+    fixture.messages[0].parts.push({ id: 'p', empty: {}, list: [{}, [], { a: undefined }], nums: [1.5, -0, 1e21, -3.25e-7, 0.1 + 0.2, 2 ** 60], last: {} });
+    const seed = { s: 5 };
+    for (const value of [
+      fixture,
+      ...Array.from({ length: 200 }, () => ({ info: randomValue(seed, 0), messages: [randomValue(seed, 0), randomValue(seed, 0)] })),
+    ]) {
+      const built = exportDocument(value);
+      if (typeof built === 'string') throw new Error(built);
+      const text = printed(value);
+      const bytes = Buffer.from(text);
+      expect(built.bytes).toBe(bytes.length);
+      expect(built.document.lineCount).toBe(text.split('\n').length - 1);
+      expect(built.document.endsWithNewline).toBe(true);
+      // Digests of object lines (computed from the value), of other lines (from the text, made on demand), of both.
+      const reference = documentOfText(value, bytes, text).lineStarts;
+      const objects = [...(stringifiedLines(value) as { lines: Map<string, number> }).lines.values()];
+      const count = built.document.lineCount;
+      for (const lines of [objects, [objects.at(-1)!, objects[0]!], [count], [2, count - 1, objects.at(-1)!]]) {
+        const wanted = lines.filter((l) => reference.span(l)[1] > reference.span(l)[0]);
+        expect(built.digest!(wanted)).toBe(digestBytes(bytes, reference, wanted));
+      }
+    }
+  });
+
+  it('nesting deeper than a file may hold is too deep, as the file reader says', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < MAX_NESTING_DEPTH; i++) deep = [deep];
+    expect(stringifiedLines(deep)).not.toBe('too_deep');
+    expect(stringifiedLines([deep])).toBe('too_deep');
+    expect(exportDocument({ a: deep })).toBe('too_deep');
+  });
+});
