@@ -182,6 +182,7 @@ interface LineWalk {
 const newWalk = (texts: boolean): LineWalk => ({ lines: new Map(), firstLine: 0, bytes: 0, extra: 0, texts: texts ? new Map() : null });
 
 /** A string needing no escape and holding no byte outside ASCII prints as itself between quotes. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON escapes
 const NOT_PLAIN = /["\\\u0000-\u001f\u007f-\uffff]/;
 
 /** Bytes of a string as JSON.stringify prints it in UTF-8. */
