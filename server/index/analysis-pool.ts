@@ -40,12 +40,14 @@ async function bundleWorker(): Promise<{ file: string; dispose: () => void }> {
   const require = createRequire(import.meta.url);
   const { build } = require('esbuild') as typeof import('esbuild');
   // better-sqlite3 (a native addon, CommonJS: OpenCode's database, issue 38) cannot be bundled into an ES module;
-  // the bundle in its temporary folder imports the installed one by its absolute path.
+  // the bundle in its temporary folder loads the installed one by its absolute path (server/scan/opencode-db.ts
+  // loads it only when a database is opened, through __SQLITE_DRIVER__).
   const sqlite = require.resolve('better-sqlite3');
   await build({
     ...SERVER_BUNDLE_OPTIONS,
     entryPoints: [join(projectRoot, ANALYSE_WORKER_SOURCE)],
     outfile: file,
+    define: { __SQLITE_DRIVER__: JSON.stringify(sqlite) },
     plugins: [{ name: 'installed-sqlite', setup: (b) => b.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true })) }],
   });
   return { file, dispose: () => rmSync(dir, { recursive: true, force: true }) };

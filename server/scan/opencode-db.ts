@@ -1,15 +1,29 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, mkdtempSync, read, readSync, rmSync, type Stats, write, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { FormatHint } from '../../shared/format-hints';
 import { OPENCODE_DB_SCHEMA, type OpenCodeSchemaHint, type OpenCodeTable } from '../../shared/opencode-schema';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { type BuiltDocument, exportDocument } from './agents/read-document';
 import { createPrivateFile, OpenError, openRegularFile } from './safe-open';
+
+/**
+ * The SQLite driver, loaded when a database is first opened: every thread that scans imports this module (for its
+ * names and entry checks), and most never read a database, so loading the native driver up front cost each worker,
+ * `scan` and the Stop hook ~35 ms of start-up.
+ */
+let driver: typeof Database | undefined;
+/** Set by the test-time worker bundle (server/index/analysis-pool.ts), which sits in a temporary folder. */
+declare const __SQLITE_DRIVER__: string | undefined;
+function openSqlite(path: string, options: Database.Options): Database.Database {
+  driver ??= createRequire(import.meta.url)(typeof __SQLITE_DRIVER__ === 'string' ? __SQLITE_DRIVER__ : 'better-sqlite3') as typeof Database;
+  return new driver(path, options);
+}
 
 /**
  * OpenCode's database (issue 38): `opencode.db` (other release channels: `opencode-<channel>.db`),
@@ -260,7 +274,7 @@ function openCopy(dir: string, bytes: number, attempt: number, remove: () => voi
   let db: Database.Database;
   try {
     // Read-write on our own copy: the first connection replays the copied -wal into it (recovery).
-    db = new Database(join(dir, 'opencode.db'), { fileMustExist: true });
+    db = openSqlite(join(dir, 'opencode.db'), { fileMustExist: true });
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     // Our copy, recovered: folded into one file, so the run's worker threads can each open it read-only.
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -635,7 +649,7 @@ export function sessionDocument(source: string): BuiltDocument | { code: ScanErr
   let read: SessionDocument;
   try {
     if (reader === undefined) {
-      const db = new Database(copyPath, { readonly: true, fileMustExist: true });
+      const db = openSqlite(copyPath, { readonly: true, fileMustExist: true });
       // Our private, read-only copy: read through a memory map (no read() call and buffer copy per page).
       db.pragma(`mmap_size = ${COPY_MMAP_BYTES}`);
       reader = sessionReader(db);
