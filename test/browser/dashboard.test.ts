@@ -91,8 +91,8 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     },
   );
 
-  async function open(path: string, scheme: 'light' | 'dark' = 'light', width = 1280): Promise<Page> {
-    const page = await tab(base + path, { scheme, width });
+  async function open(path: string, scheme: 'light' | 'dark' = 'light', width = 1280, inPlace = false): Promise<Page> {
+    const page = await tab(base + path, { scheme, width, inPlace });
     await page.waitForLoadState('networkidle').catch(() => {});
     return page;
   }
@@ -100,7 +100,8 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
   it.each(PAGES.flatMap(([name, path]) => (['light', 'dark'] as const).map((scheme) => [name, path, scheme] as const)))(
     '%s (%s) loads without console errors, shows no payload, and is screenshotted in %s',
     async (name, path, scheme) => {
-      const page = await open(path, scheme);
+      // Dark restyles the page the light test just loaded (CSS alone follows the colour scheme).
+      const page = await open(path, scheme, 1280, scheme === 'dark');
       await page.locator('main h1').first().waitFor();
       await page.waitForTimeout(300);
       expect(await page.content()).not.toContain(canary);

@@ -34,6 +34,13 @@ export interface TabOptions {
   width?: number;
   height?: number;
   scheme?: 'light' | 'dark';
+  /**
+   * When the tab already shows exactly this URL, keep that load and only restyle it (viewport and
+   * colour scheme change in place, as when a user switches their system theme). For a check that
+   * differs from the previous test's only in what CSS follows (the page's scripts never read the
+   * colour scheme); run alone, the test loads the page itself.
+   */
+  inPlace?: boolean;
 }
 
 /**
@@ -47,13 +54,14 @@ export interface TabOptions {
  */
 export function reusedTab(browser: () => Browser, onNewTab: (page: Page) => void = () => {}) {
   let tab: Page | undefined;
-  return async function open(url: string, { width = 1280, height = 800, scheme = 'light' }: TabOptions = {}): Promise<Page> {
+  return async function open(url: string, { width = 1280, height = 800, scheme = 'light', inPlace = false }: TabOptions = {}): Promise<Page> {
     if (!tab || tab.isClosed()) {
       tab = await browser().newPage({ viewport: { width, height }, colorScheme: scheme, acceptDownloads: true });
       onNewTab(tab);
     } else {
       await tab.setViewportSize({ width, height });
       await tab.emulateMedia({ colorScheme: scheme });
+      if (inPlace && tab.url() === url) return tab;
       // The pointer stays where the last test left it: back to the corner, hovering nothing a page draws there.
       await tab.mouse.move(0, 0);
     }
