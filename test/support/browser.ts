@@ -47,10 +47,11 @@ export interface TabOptions {
  * The one tab a browser test file loads its pages in, reused from test to test. A new page per
  * test cost a browser context and a renderer process each (1–3 s of a 2-core machine's CPU per
  * test, more than the page's own load); a full navigation in the same tab starts the page's
- * scripts over as a new tab does. `open` sets the tab's viewport and colour scheme, then loads the
- * URL (the pointer back at the corner, where a new tab's is). `onNewTab` attaches the file's listeners (console errors, responses) once per tab. A test
- * that closes the tab (or a crash) costs only a new one at the next `open`. Tests run one after
- * another within a file (never `it.concurrent` here: one tab is shared).
+ * scripts over as a new tab does. `open` sets the tab's viewport and colour scheme, puts the
+ * pointer back in the corner (where a new tab's is), then loads the URL. `onNewTab` attaches the
+ * file's listeners (console errors, responses) once per tab. A test that closes the tab (or a
+ * crash) costs only a new one at the next `open`. Tests run one after another within a file
+ * (never `it.concurrent` here: one tab is shared).
  */
 export function reusedTab(browser: () => Browser, onNewTab: (page: Page) => void = () => {}) {
   let tab: Page | undefined;
