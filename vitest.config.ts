@@ -3,9 +3,26 @@ import { defineConfig } from 'vitest/config';
 
 // Folders whose test files share a worker process (isolate: false): their modules are loaded once
 // per worker instead of once per file, which was most of their CPU (test/detect: 18 s of CPU
-// isolated, 5 s shared). They start no server, watcher, browser or CLI of their own that could
-// outlive a file, and change no process-wide state. Every other folder keeps a fresh process per file.
-const SHARED_PROCESS = ['test/detect', 'test/scan', 'test/query', 'test/docs', 'test/shared', 'test/web', 'test/corpus'];
+// isolated, 5 s shared; test/routes, store, index, team and privacy: 284 s one process per file,
+// 171 s shared, for the same 550 tests at load 6-9). Their files close every server, database and
+// child process they start before they end, and change no process-wide state (no environment
+// variable, working directory, process handler or mock left behind). The folders that start a
+// browser, a watcher or the CLI's long-running commands (browser, live, cli, reliability, bench)
+// keep a fresh process per file: a file that left one running would slow or break the next.
+const SHARED_PROCESS = [
+  'test/detect',
+  'test/scan',
+  'test/query',
+  'test/docs',
+  'test/shared',
+  'test/web',
+  'test/corpus',
+  'test/routes',
+  'test/store',
+  'test/index',
+  'test/team',
+  'test/privacy',
+];
 
 export default defineConfig({
   test: {

@@ -13,7 +13,7 @@ import { startServer } from '../../server/app/serve';
 import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
-import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { launchChromium, requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { fixturesRoot } from '../support/detector-fixtures';
 
 describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (Debian Chromium)', () => {
@@ -53,10 +53,14 @@ describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (D
     rmSync(tmp, { recursive: true, force: true });
   });
 
+  // Every test loads its pages in this one tab (test/support/browser.ts: reusedTab).
+  const tab = reusedTab(
+    () => browser,
+    (page) => page.on('pageerror', (e) => errors.push(`${new URL(page.url()).pathname}: ${e.message}`)),
+  );
+
   async function open(path: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
-    await page.goto(base + path);
+    const page = await tab(base + path, { width: 1400, height: 900 });
     await page.locator('main h1').first().waitFor();
     return page;
   }
@@ -77,12 +81,10 @@ describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (D
     // The top versions name their agent.
     const top = (await page.getByTestId('top-versions').textContent()) ?? '';
     expect(top).toMatch(/codex 0\.146\.0|opencode 1\.14\.28|claude-code 2\.1\./);
-    await page.close();
 
     const one = await open('/');
     await one.getByTestId('timeline-chart').waitFor();
     expect(await one.getByTestId('agent-series').count()).toBe(0);
-    await one.close();
   });
 
   it('the Versions page on every agent: one version chart per agent, and the table names each version with its agent', async () => {
@@ -93,12 +95,10 @@ describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (D
     expect(table).toContain('opencode 1.14.28');
     expect(table).toMatch(/claude-code 2\.1\.\d+/);
     expect(table).not.toMatch(/(^|[^a-z ])0\.146\.0/);
-    await page.close();
     const codex = await open('/versions?agent=codex');
     await codex.getByTestId('versions-chart').waitFor();
     expect(await codex.getByTestId('agent-series').count()).toBe(0);
     expect((await codex.getByTestId('versions-table').textContent()) ?? '').not.toContain('codex 0.146.0');
-    await codex.close();
   });
 
   it('the Findings list has an agent column and `agent version`; the finding and its session name the agent', async () => {
@@ -110,14 +110,12 @@ describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (D
     const versions = await page.getByTestId('finding-version').allTextContents();
     expect(agents.map((a, i) => `${a} | ${versions[i]}`).sort()).toEqual(['Codex CLI | codex 0.146.0', 'OpenCode | opencode 1.14.28']);
     expect(await page.getByRole('columnheader', { name: 'agent' }).count()).toBe(1);
-    await page.close();
 
     const one = await open('/findings?agent=opencode');
     const row = one.getByTestId('finding-row').first();
     await row.waitFor();
     expect(await row.getByTestId('finding-agent').textContent()).toBe('OpenCode');
     expect(await row.getByTestId('finding-version').textContent()).toBe('1.14.28');
-    await one.close();
 
     const [opencode] = (await api<{ rows: Array<{ id: string }> }>('/api/findings?agent=opencode')).rows;
     const finding = await open(`/findings/${opencode!.id}`);
@@ -127,13 +125,11 @@ describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (D
     expect(text).toContain('agentOpenCode');
     expect(text).toContain('OpenCode version1.14.28');
     const session = (await api<{ session_hash: string }>(`/api/findings/${opencode!.id}`)).session_hash;
-    await finding.close();
     const sessionPage = await open(`/sessions/${session}`);
     await sessionPage.getByTestId('session-file-agent').first().waitFor();
     const sessionFiles = (await api<{ rows: unknown[] }>(`/api/sessions/${session}`)).rows.length;
     expect(sessionFiles).toBeGreaterThan(0);
     expect(await sessionPage.getByTestId('session-file-agent').allTextContents()).toEqual(Array(sessionFiles).fill('OpenCode'));
-    await sessionPage.close();
   });
 
   it('the Files tables name each file agent: none for a file not read, its own for a deleted one', async () => {
@@ -146,7 +142,6 @@ describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (D
     expect(await gone.getByTestId('file-agent').textContent()).toBe('Codex CLI');
     const headers = await page.getByTestId('gone-table').locator('th').allTextContents();
     expect(headers).toEqual(['folder', 'file', 'first day', 'deleted after', 'agent', '']);
-    await page.close();
     expect(errors).toEqual([]);
   });
 });

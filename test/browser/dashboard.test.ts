@@ -12,7 +12,7 @@ import { addRoot } from '../../server/store/roots';
 import type { ModelRatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { expandRates } from '../../shared/sparse-rates';
-import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { launchChromium, requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { fixturesRoot } from '../support/detector-fixtures';
 
@@ -70,21 +70,29 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function open(path: string, scheme: 'light' | 'dark' = 'light', width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme, acceptDownloads: true });
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(`${path}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => consoleErrors.push(`${path}: ${e.message}`));
-    page.on('response', async (r) => {
-      try {
-        const body = await r.text();
-        if (body.includes(canary)) networkLeaks.push(r.url());
-      } catch {
-        // event streams and aborted requests have no readable body
-      }
-    });
-    await page.goto(base + path);
+  // Every test loads its page in this one tab (test/support/browser.ts: reusedTab); a new test calls
+  // `open(path, scheme, width)` and leaves the tab open for the next.
+  const tab = reusedTab(
+    () => browser,
+    (page) => {
+      const at = () => new URL(page.url()).pathname;
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(`${at()}: ${m.text()}`);
+      });
+      page.on('pageerror', (e) => consoleErrors.push(`${at()}: ${e.message}`));
+      page.on('response', async (r) => {
+        try {
+          const body = await r.text();
+          if (body.includes(canary)) networkLeaks.push(r.url());
+        } catch {
+          // event streams and aborted requests have no readable body
+        }
+      });
+    },
+  );
+
+  async function open(path: string, scheme: 'light' | 'dark' = 'light', width = 1280, inPlace = false): Promise<Page> {
+    const page = await tab(base + path, { scheme, width, inPlace });
     await page.waitForLoadState('networkidle').catch(() => {});
     return page;
   }
@@ -92,12 +100,12 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
   it.each(PAGES.flatMap(([name, path]) => (['light', 'dark'] as const).map((scheme) => [name, path, scheme] as const)))(
     '%s (%s) loads without console errors, shows no payload, and is screenshotted in %s',
     async (name, path, scheme) => {
-      const page = await open(path, scheme);
+      // Dark restyles the page the light test just loaded (CSS alone follows the colour scheme).
+      const page = await open(path, scheme, 1280, scheme === 'dark');
       await page.locator('main h1').first().waitFor();
       await page.waitForTimeout(300);
       expect(await page.content()).not.toContain(canary);
       await page.screenshot({ path: join(artifacts, `${name}-${scheme}.png`), fullPage: true });
-      await page.close();
       expect(consoleErrors).toEqual([]);
     },
     30_000,
@@ -109,7 +117,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(artifacts, `${name}-390px.png`), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    await page.close();
     expect(overflow).toBeLessThanOrEqual(1);
   });
 
@@ -140,7 +147,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
             .flatMap((r) => r.codes.filter((c) => c.not_measurable === null).map((c) => c.code)),
         ).size,
       );
-    await page.close();
   });
 
   it('draws one whisker bar per version and per model, as the API says', async () => {
@@ -155,7 +161,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     expect(await page.locator('[data-testid="models-chart"] .recharts-bar-rectangle').count()).toBe(models.rows.filter((r) => count(r, code) > 0).length);
     expect(await page.locator('[data-testid="versions-chart"] .recharts-errorBar').count()).toBe(versions.rows.filter((r) => count(r, code) > 0).length);
     expect(await page.locator('[data-testid="versions-chart"] .recharts-errorBar').count()).toBeGreaterThan(0);
-    await page.close();
   });
 
   it('draws rates by effort, how turns end by effort and for the last turn only, and filters by effort (issue 33)', async () => {
@@ -182,7 +187,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.getByRole('button', { name: 'effort xhigh' }).click();
     await expect.poll(() => page.url()).toContain('effort=unknown');
     await expect.poll(() => page.locator('[data-testid="efforts-table"] tbody tr').count()).toBe(1);
-    await page.close();
   });
 
   it('filters change the URL and the figures', async () => {
@@ -195,7 +199,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await page.getByLabel('Thread').selectOption('main');
     await expect.poll(() => page.url()).toContain('sidechain=main');
     await expect.poll(() => stat.textContent()).toBe(main.assistant_messages.toLocaleString('en-US'));
-    await page.close();
 
     const findings = await open('/findings');
     await findings.locator('[data-testid="finding-row"]').first().waitFor();
@@ -214,7 +217,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     await findings.locator('[data-testid="finding-detail"]').waitFor();
     expect(findings.url()).toMatch(/finding=\d+/);
     expect(await findings.content()).not.toContain(canary);
-    await findings.close();
   });
 
   it('lists a failed file with its code and line', async () => {
@@ -224,7 +226,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     expect(text).toContain('malformed_json');
     expect(text).toContain('duplicate_key');
     expect(text).toContain('being written');
-    await page.close();
   });
 
   it('groups unknown_format files by what they look like, lists unknown row types and counts empty files', async () => {
@@ -236,7 +237,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     expect(await page.locator('[data-testid="files-table"]').textContent()).toContain('OpenTelemetry export');
     expect(await page.locator('[data-testid="unknown-rows-table"]').textContent()).toContain('brand-new-row (1)');
     expect(await page.locator('[data-testid="files-empty"]').textContent()).toContain('2 empty files');
-    await page.close();
   });
 
   it('adding a folder starts its index run, and the progress bar advances during it', async () => {
@@ -280,14 +280,12 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
         },
       )
       .not.toBe(big.last_indexed_at);
-    await page.close();
   }, 120_000);
 
   it('shows the regression verdicts on the Versions page and compares two sides as the API does', async () => {
     const page = await open('/versions');
     await page.locator('[data-testid="verdicts-version"] [data-testid="verdict-card"]').first().waitFor();
     expect(await page.locator('[data-testid="verdicts-version"] [data-testid="verdict-card"]').first().getAttribute('data-first-bad')).toBe('2.1.40');
-    await page.close();
 
     const compare = await open('/compare?a=2.1.36..2.1.39&b=2.1.40..2.1.42');
     await compare.locator('[data-testid="compare-table"] tbody tr').first().waitFor();
@@ -302,7 +300,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     );
     await compare.getByLabel('Side B').fill('2.1.42');
     await expect.poll(() => compare.url()).toContain('b=2.1.42');
-    await compare.close();
   });
 
   it('shows on the Evidence page exactly the text the export API gives, and downloads the chart as SVG and PNG', async () => {
@@ -325,7 +322,6 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download PNG' }).click()]);
     const png = readFileSync((await pngDownload.path())!);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
-    await page.close();
   });
 
   it('never sent the canary over the network, and logged no console errors', () => {

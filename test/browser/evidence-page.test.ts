@@ -7,7 +7,7 @@ import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { addRoot } from '../../server/store/roots';
 import type { TimelineResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
-import { requireChromiumOrSkip } from '../support/browser';
+import { requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { LONG_MODEL, writeClaimCorpus } from '../support/claim-corpus';
 import { type PageServer, startPageServer } from '../support/page-server';
@@ -35,9 +35,11 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     rmSync(tmp, { recursive: true, force: true });
   });
 
+  // Every test loads its page in this one tab (test/support/browser.ts: reusedTab).
+  const tab = reusedTab(() => browser);
+
   async function open(path: string, width = 1100): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 }, acceptDownloads: true });
-    await page.goto(base + path);
+    const page = await tab(base + path, { width, height: 900 });
     await page.locator('[data-testid="timeline-chart"] .rate-line').first().waitFor();
     return page;
   }
@@ -81,7 +83,6 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
       }, png.toString('base64'));
       expect(decoded).toEqual([2 * w!, 2 * h!]);
       expect(svg).not.toContain(canary);
-      await page.close();
     },
   );
 
@@ -94,13 +95,11 @@ describe.runIf(requireChromiumOrSkip('evidence page in a real browser'))('eviden
     await page.getByLabel('files').selectOption('keep');
     await page.locator('[data-testid="home-path-warning"]').waitFor();
     expect(await page.content()).not.toContain(canary);
-    await page.close();
     // At 390 px the issue box, the warning and the chart controls stay within the screen.
     const narrow = await open('/evidence?files=keep', 390);
     await narrow.locator('[data-testid="issue-title"]').waitFor();
     await narrow.locator('[data-testid="home-path-warning"]').waitFor();
     expect(await narrow.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
-    await narrow.close();
   });
 });
 
@@ -122,9 +121,11 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     rmSync(tmp, { recursive: true, force: true });
   });
 
+  // Every test loads its page in this one tab (test/support/browser.ts: reusedTab).
+  const tab = reusedTab(() => browser);
+
   it('one series per code with findings, the top tick at most 5x the largest rate drawn, no two version labels overlapping', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    await page.goto(`${base}/evidence`);
+    const page = await tab(`${base}/evidence`, { width: 1100, height: 900 });
     const chart = page.locator('[data-testid="report-chart"]');
     await chart.locator('.rate-line').first().waitFor();
     const timeline = (await (await fetch(`${base}/api/timeline`)).json()) as TimelineResponse;
@@ -168,24 +169,20 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     // The claim's versions keep their labels.
     const labels = boxes.map((b) => b.t);
     expect(labels).toContain('2.1.211');
-    await page.close();
   });
 
   it('the page offers the one claim by default and, like `export --all-codes`, the whole-corpus report', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    await page.goto(`${base}/evidence`);
+    const page = await tab(`${base}/evidence`, { width: 1100, height: 900 });
     const title = page.locator('[data-testid="issue-title"]');
     await expect.poll(() => title.inputValue()).toMatch(/^unparseable_tool_input in Claude Code 2\.1\.211–2\.1\.220:/);
     await page.locator('[data-testid="report-scope"]').selectOption('all');
     await expect.poll(() => title.inputValue()).toBe('5 lost tool calls in Claude Code 2.1.91–2.1.225 transcripts');
     expect(page.url()).toContain('scope=all');
     expect(await page.locator('[data-testid="report-text"]').textContent()).toMatch(/^## 5 lost tool calls/);
-    await page.close();
   });
 
   it.each([1100, 390])('issue 29: the Models chart shows every model id whole at %s px, and marks the whisker clipped at its top', async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(`${base}/versions?chart=unparseable_tool_input`);
+    const page = await tab(`${base}/versions?chart=unparseable_tool_input`, { width, height: 900 });
     const chart = page.locator('[data-testid="models-chart"]');
     await chart.locator('.recharts-bar-rectangle').first().waitFor();
     const labels = await chart.locator('.recharts-xAxis-tick-labels text').evaluateAll((els) => {
@@ -207,18 +204,15 @@ describe.runIf(requireChromiumOrSkip('report chart in a real browser'))('issue 2
     expect(await chart.getAttribute('data-clipped')).toBe('1');
     expect(await chart.locator('.clip-mark .clip-triangle').count()).toBe(1);
     await page.screenshot({ path: join(artifacts, `models-chart-${width}px.png`), fullPage: true });
-    await page.close();
   });
 
   it('the day card names where it starts (the first finding) and labels the highest rate as the peak', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-    await page.goto(`${base}/timeline`);
+    const page = await tab(`${base}/timeline`, { width: 1100, height: 900 });
     const card = page.locator('[data-testid="verdict-card"]', { hasText: 'unparseable' }).first();
     await card.waitFor();
     const start = await card.locator('[data-testid="card-start"]').textContent();
     // First finding 2026-06-02 (2.1.211); the highest rate is on 2026-06-10 (2.1.215's two calls).
     expect(start).toMatch(/^First finding Jun 2 · peak Jun 10$/);
     expect(await card.textContent()).toContain('before the peak');
-    await page.close();
   });
 });

@@ -9,7 +9,7 @@ import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
 import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import type { FindingsResponse } from '../../shared/api-schemas';
-import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { launchChromium, requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';
 
@@ -45,22 +45,25 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function open(path: string, scheme: 'light' | 'dark', width: number): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme });
-    page.on('pageerror', (e) => errors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('response', async (r) => {
-      try {
-        if ((await r.text()).includes(canary)) leaks.push(r.url());
-      } catch {
-        // no readable body
-      }
-    });
-    await page.goto(base + path);
-    return page;
-  }
+  // Every test loads its page in this one tab (test/support/browser.ts: reusedTab).
+  const tab = reusedTab(
+    () => browser,
+    (page) => {
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(m.text());
+      });
+      page.on('response', async (r) => {
+        try {
+          if ((await r.text()).includes(canary)) leaks.push(r.url());
+        } catch {
+          // no readable body
+        }
+      });
+    },
+  );
+
+  const open = (path: string, scheme: 'light' | 'dark', width: number): Promise<Page> => tab(base + path, { scheme, width });
 
   const find = (file: string, code: string) => findings.find((f) => f.file.endsWith(file) && f.code === code)!;
 
@@ -82,7 +85,6 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
     await page.screenshot({ path: join(artifacts, `finding-${scheme}-${width}px.png`), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
-    await page.close();
     expect(leaks).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -99,7 +101,6 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
     await page.locator('[data-testid="session-findings"]').first().waitFor();
     expect(await page.locator('[data-testid="session-findings"] li').count()).toBe(8);
     expect(await page.content()).not.toContain(canary);
-    await page.close();
     expect(errors).toEqual([]);
   });
 });

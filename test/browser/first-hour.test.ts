@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { addRoot, setRootSalvage } from '../../server/store/roots';
-import { requireChromiumOrSkip } from '../support/browser';
+import { requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';
 import { fixturesRoot } from '../support/detector-fixtures';
@@ -49,9 +49,11 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     rmSync(tmp, { recursive: true, force: true });
   });
 
+  // Every test loads its page in this one tab (test/support/browser.ts: reusedTab).
+  const tab = reusedTab(() => browser);
+
   async function open(path: string, width = 1280): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(base + path);
+    const page = await tab(base + path, { width, height: 900 });
     await page.locator('main h1').first().waitFor();
     return page;
   }
@@ -75,7 +77,6 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     const advice = failed.getByTestId('salvage-advice');
     expect(await advice.textContent()).toContain('tick salvage for this folder on the Folders page to keep its complete rows');
     expect(await advice.locator('a').getAttribute('href')).toBe('/folders');
-    await page.close();
   });
 
   it('the Glossary shows code as code, never raw backticks', async () => {
@@ -83,7 +84,6 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     const words = page.getByTestId('glossary-words');
     expect(await words.textContent()).not.toContain('`');
     expect(await words.locator('code').count()).toBeGreaterThan(0);
-    await page.close();
   });
 
   it("the Findings list cuts a long path in the middle: its start and the file's own name's end stay visible", async () => {
@@ -98,7 +98,6 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     expect(whole.endsWith(shown.slice(shown.indexOf('…') + 1))).toBe(true);
     expect(shown.endsWith(whole.slice(-16))).toBe(true);
     expect(await path.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-    await page.close();
   });
 
   it('the Finding page names its strip columns and explains its details', async () => {
@@ -110,7 +109,6 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     const facts = await page.locator('dl.facts').textContent();
     expect(facts).toContain('error kind of the call’s result');
     expect(facts).toMatch(/missing_parameter: a required parameter was missing|other: an error of no known kind/);
-    await page.close();
   });
 
   it('the Session page names a copied transcript a copy, counts it once, and has a legend for its marks', async () => {
@@ -122,7 +120,6 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
     expect(await page.locator('h2', { hasText: 'Copy (counted once)' }).count()).toBe(1);
     const legend = await page.getByTestId('session-legend').textContent();
     for (const words of ['compaction', 'error result', 'interrupt', 'API error', 'retry nudge', 'a finding']) expect(legend).toContain(words);
-    await page.close();
   });
 
   it('Compare takes ranges whose ends were never indexed and compares the indexed versions within', async () => {
@@ -140,6 +137,5 @@ describe.runIf(requireChromiumOrSkip('first-hour page fixes'))('first-hour page 
           .catch(() => ''),
       )
       .toContain('no indexed version in 2.1.95..2.1.99');
-    await page.close();
   });
 });

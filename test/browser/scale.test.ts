@@ -18,7 +18,7 @@ import { addRoot } from '../../server/store/roots';
 import type { SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
 import { FINDING_DEFINITIONS, type FindingCode } from '../../shared/finding-codes';
 import { expandRates } from '../../shared/sparse-rates';
-import { launchChromium, requireChromiumOrSkip } from '../support/browser';
+import { launchChromium, requireChromiumOrSkip, reusedTab } from '../support/browser';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts');
 const VIEWS = [
@@ -62,13 +62,21 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
   const base = (s: { url: string }) => s.url.replace(/\/$/, '');
   const api = async <T>(s: { url: string }, path: string) => (await (await fetch(base(s) + path)).json()) as T;
 
+  // Every test loads its page in this one tab (test/support/browser.ts: reusedTab); a new test calls
+  // `open(server, path, width, scheme)` and leaves the tab open for the next.
+  const tab = reusedTab(
+    () => browser,
+    (page) => {
+      const at = () => new URL(page.url()).pathname;
+      page.on('pageerror', (e) => errors.push(`${at()}: ${e.message}`));
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`${at()}: ${m.text()}`);
+      });
+    },
+  );
+
   async function open(s: { url: string }, path: string, width = 1280, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: scheme });
-    page.on('pageerror', (e) => errors.push(`${path}: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(`${path}: ${m.text()}`);
-    });
-    await page.goto(base(s) + path);
+    const page = await tab(base(s) + path, { width, scheme });
     await page.locator('main h1').first().waitFor();
     await page.waitForLoadState('networkidle').catch(() => {});
     await page.waitForTimeout(250);
@@ -108,7 +116,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
       expect(text.match(/No regression/g)?.length ?? 0).toBeLessThanOrEqual(1);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(1);
-      await page.close();
     },
     30_000,
   );
@@ -117,7 +124,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     const page = await open(scale, path, 1280, 'dark');
     await page.locator('main .recharts-surface').first().waitFor();
     await page.screenshot({ path: join(artifacts, `scale-${name}-dark.png`), fullPage: true });
-    await page.close();
   });
 
   it('real scale: the Overview leads with a card naming the generated first bad version; no tile for a code without opportunities', async () => {
@@ -145,7 +151,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     const listed = await page.locator('[data-testid="top-versions"] tbody tr td:first-child').allTextContents();
     const versions = await api<VersionRatesResponse>(scale, '/api/versions');
     for (const v of listed) expect(versions.rows.find((r) => r.version === v)!.codes.some((c) => c.count > 0)).toBe(true);
-    await page.close();
   });
 
   it('real scale: the default charts draw only codes with findings, no band or whisker for a zero, and at most 30 version columns', async () => {
@@ -168,7 +173,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     // The first bad version is marked, with its label; no other version lines.
     expect(await page.locator('[data-testid="timeline-chart"] .first-bad-marker').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="timeline-chart"] svg').first().textContent()).toContain(`first bad: ${REAL_SCALE_FIRST_BAD}`);
-    await page.close();
 
     const versions = await open(scale, '/versions');
     const chart = versions.locator('[data-testid="versions-chart"]');
@@ -184,7 +188,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     expect(await chart.locator('.recharts-errorBar').count()).toBeGreaterThan(0);
     expect(await chart.locator('.first-bad-marker').count()).toBe(1);
     expect(await chart.textContent()).toContain(`first bad: ${REAL_SCALE_FIRST_BAD}`);
-    await versions.close();
   });
 
   it('real scale: on the Versions chart a version where the rate cannot be measured is hatched, unlike a zero, and a clipped whisker ends in a mark', async () => {
@@ -219,7 +222,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.mouse.move(t.x + t.width / 2, t.y + t.height + 20);
     await expect.poll(() => chart.locator('.chart-tooltip').textContent()).toMatch(/interval runs to [\d.,]+‰ \(above the axis\)/);
     await page.screenshot({ path: join(artifacts, 'scale-versions-marks.png'), fullPage: true });
-    await page.close();
   }, 60_000);
 
   it('demo: Overview, Timeline and Versions name 2.1.40; the timeline marks it', async () => {
@@ -227,14 +229,11 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.locator('[data-testid="verdict-card"]').first().waitFor();
     expect(await page.locator('[data-testid="verdict-card"]').first().getAttribute('data-first-bad')).toBe('2.1.40');
     expect(await page.locator('[data-testid="verdict-card"]').first().textContent()).toMatch(/2\.1\.39\s*→\s*2\.1\.40/);
-    await page.close();
     const timeline = await open(demo, '/timeline');
     await timeline.locator('[data-testid="timeline-chart"] .first-bad-marker').first().waitFor({ state: 'attached' });
     expect(await timeline.locator('[data-testid="timeline-chart"] svg').first().textContent()).toContain('first bad: 2.1.40');
-    await timeline.close();
     const versions = await open(demo, '/versions');
     await versions.locator('[data-testid="versions-chart"] .first-bad-marker').first().waitFor({ state: 'attached' });
-    await versions.close();
   });
 
   it('demo: dragging the brush moves `from` by the dragged amount, and it stays', async () => {
@@ -260,7 +259,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.waitForTimeout(800);
     expect(new URL(page.url()).searchParams.get('from')).toBe(from);
     expect(await page.locator('[data-testid="timeline-chart"]').getAttribute('data-points')).toBe(String(days.filter((d) => d >= from).length));
-    await page.close();
   });
 
   it('demo: Compare refuses overlapping and unknown sides and shows no ratio for zero against zero', async () => {
@@ -277,7 +275,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await page.getByLabel('Side B').fill('');
     expect(await page.getByLabel('Side B').inputValue()).toBe('');
     expect(new URL(page.url()).searchParams.get('b')).toBe('2.1.40..2.1.42');
-    await page.close();
 
     const zero = await open(demo, '/compare?a=2.1.36&b=2.1.37');
     await zero.locator('[data-testid="compare-table"]').waitFor();
@@ -285,7 +282,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     expect(await row.textContent()).toContain('no findings on either side');
     expect(await row.textContent()).not.toMatch(/×/);
     expect(await zero.locator('[data-testid="compare-coverage"]').textContent()).toMatch(/A: 1 version, [\d,]+ tool-use turns/);
-    await zero.close();
 
     const bad = await fetch(`${base(demo)}/api/compare?a=2.1.36..2.1.39&b=2.1.39..2.1.42`);
     expect(bad.status).toBe(400);
@@ -314,7 +310,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
     await first.click();
     await page.locator(`[id="${code}"]`).waitFor();
     expect(await page.locator(`[id="${code}"]`).textContent()).toContain(FINDING_DEFINITIONS[code]);
-    await page.close();
   });
 
   it('each page links to its API call and offers CSV', async () => {
@@ -325,7 +320,6 @@ describe.runIf(requireChromiumOrSkip('dashboard at real scale'))('dashboard at r
       const href = (await link.getAttribute('href'))!;
       expect((await fetch(base(demo) + href)).status).toBe(200);
       expect(await page.locator('[data-testid="csv-download"]').count()).toBeGreaterThan(0);
-      await page.close();
     }
   });
 
