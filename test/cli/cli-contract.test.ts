@@ -135,7 +135,7 @@ describe('usage errors: exit 2, one line on stderr naming the bad value and the 
 
   it.each([
     ['a missing folder', 'no-such-folder', /^error: the folder does not exist$/],
-    ['a file, not a folder', 'notes-file', /^error: the path is not a folder$/],
+    ['a file, not a folder', 'notes-file', /^error: the path is not a folder \(nor an OpenCode database, opencode\.db\)$/],
   ])('index of %s: refused in one line, and no database created', (_name, dir, message) => {
     writeFileSync(join(tmp, 'notes-file'), 'x');
     const fresh = join(tmp, 'index-refused', 'index.db');
