@@ -8,7 +8,7 @@ import { addRoot, validateRootPath } from '../store/roots';
 import { stderrProgress } from './progress-bar';
 
 /** Adds each folder as a root (validated: an existing folder, not a link) and indexes them. */
-export async function runIndex(db: Db, dirs: readonly string[], options: { salvage?: boolean } = {}): Promise<IndexSummary> {
+export async function runIndex(db: Db, dirs: readonly string[], options: { salvage?: boolean; threads?: number } = {}): Promise<IndexSummary> {
   const roots = dirs.map((dir) => addRoot(db, dir));
   return indexDatabase(
     db,
@@ -18,6 +18,7 @@ export async function runIndex(db: Db, dirs: readonly string[], options: { salva
       salvage: options.salvage === true,
       // Nothing else runs on this thread: it analyses too, with one worker thread fewer.
       analyseHere: true,
+      threads: options.threads,
       // Runs on one database take turns: say why nothing moves.
       onWaiting: (holder) => process.stderr.write(`waiting: ${holder.message.replace(/; try again.*$/, '')}…\n`),
     },

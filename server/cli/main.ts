@@ -38,6 +38,11 @@ function parsePort(value: string): number {
 }
 
 const list = (value: string, previous: string[] = []) => [...previous, ...value.split(',').filter(Boolean)];
+/** `--threads`: a whole number of analysis threads, 1 to 64. */
+const threadCount = (value: string) => {
+  if (!/^[1-9][0-9]?$/.test(value) || Number(value) > 64) throw new InvalidArgumentError('expected a whole number of threads, 1 to 64');
+  return Number(value);
+};
 const DB_HELP = 'index database (default: $TCF_DB, else $XDG_DATA_HOME/tool-call-forensics/index.db, else ~/.local/share/tool-call-forensics/index.db)';
 
 const program = new Command();
@@ -76,12 +81,13 @@ program
   .argument('<dir...>', 'folders to add and index; nothing is indexed unless named')
   .option('--db <file>', DB_HELP)
   .option('--salvage', 'read the complete rows of damaged files instead of failing them (this run; salvaged files are labelled)')
-  .action(async (dirs: string[], options: { db?: string; salvage?: boolean }) => {
+  .option('--threads <n>', 'analysis threads in all, this one included (default: 1 below ~96 MB to read, else one per core)', threadCount)
+  .action(async (dirs: string[], options: { db?: string; salvage?: boolean; threads?: number }) => {
     const { openDatabase, defaultDbPath, runIndex, formatIndexSummary, checkIndexFolders } = await loadIndex();
     checkIndexFolders(dirs);
     const db = openDatabase(options.db ?? defaultDbPath());
     try {
-      const summary = await runIndex(db, dirs, { salvage: options.salvage === true });
+      const summary = await runIndex(db, dirs, { salvage: options.salvage === true, threads: options.threads });
       process.stdout.write(formatIndexSummary(summary));
       process.exitCode = summary.filesFailed > 0 ? 2 : 0;
     } finally {

@@ -32,9 +32,28 @@ export interface IndexOptions {
    * per root (a per-folder setting). Files that failed before are read again when it is on.
    */
   salvage?: boolean | ((rootId: number) => boolean);
+  /**
+   * Analysis threads in all, the calling thread included when it analyses (`analyseHere`): 1 analyses on one
+   * thread only; more start workers whatever the size. Without it, by size (workersFrom) and cores.
+   */
+  threads?: number;
 }
 
+/** Bytes to read from which a run whose thread does not analyse (serve's index thread) starts workers. */
 const WORKERS_WORTH_BYTES = 16 * 1024 * 1024;
+/**
+ * Bytes to read from which a run that analyses on its own thread too (the CLI) starts a worker beside it. A
+ * worker's isolate, bundle and JIT warm-up cost ~0.35 s of CPU and bought no wall time on 65 MB of real
+ * transcripts (one thread: 1.04x the bare parse's CPU, 1.00x its wall; with a worker 1.42x and 1.04x); on 130 MB
+ * it saved 12% of the wall for 10% more CPU (test/bench/README.md).
+ */
+const HELPED_WORKERS_WORTH_BYTES = 96 * 1024 * 1024;
+
+/** The bytes to read from which a run starts workers. */
+function workersFrom(options: IndexOptions): number {
+  if (options.threads !== undefined) return options.threads > 1 ? 0 : Number.POSITIVE_INFINITY;
+  return options.analyseHere ? HELPED_WORKERS_WORTH_BYTES : WORKERS_WORTH_BYTES;
+}
 /**
  * Below this mean size per planned file, one analysis thread: the single writer (this thread,
  * ~5,000 tiny files a second) is the bottleneck, one worker analyses tiny files several times
@@ -114,7 +133,7 @@ interface EarlyPool {
 /**
  * For a caller that analyses on its own thread too (the CLI: `analyseHere`), the workers start
  * while the folders are still being walked, as soon as the files planned so far are worth them
- * (WORKERS_WORTH_BYTES, the same rule as below, on bytes that only grow): a worker's start (its
+ * (workersFrom, the same rule as below, on bytes that only grow): a worker's start (its
  * isolate and bundle, ~0.1 s) then overlaps the walk and fingerprinting instead of following them,
  * and the largest file, which goes to a worker, no longer waits for one. As many workers as the run
  * would start (one fewer than the cores; one when the files so far are small, analysisThreads).
@@ -124,10 +143,11 @@ function earlyPool(options: IndexOptions, plan: FilePlan): EarlyPool {
   const early: EarlyPool = { pool: null, used: false };
   const mode = options.analyser ?? 'auto';
   if (!options.analyseHere || mode === 'inline') return early;
+  const from = workersFrom(options);
   plan.onAdd = (bytes, files) => {
-    if (bytes < WORKERS_WORTH_BYTES || files < 2) return;
+    if (bytes < from || files < 2) return;
     plan.onAdd = null;
-    const threads = analysisThreads(bytes, files, availableParallelism());
+    const threads = options.threads ?? analysisThreads(bytes, files, availableParallelism());
     early.pool = workerAnalyser(Math.max(1, threads - 1), { tasksPerWorker: 2 });
   };
   return early;
@@ -160,10 +180,10 @@ async function runPlanned(
   report();
 
   const mode = options.analyser ?? 'auto';
-  const parallel = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= WORKERS_WORTH_BYTES && plan.length > 1);
+  const parallel = mode === 'workers' || (mode === 'auto' && progress.bytesTotal >= workersFrom(options) && plan.length > 1);
   await yieldSoon();
   plan.onAdd = null;
-  const threads = analysisThreads(plan.bytes, plan.length, availableParallelism());
+  const threads = options.threads ?? analysisThreads(plan.bytes, plan.length, availableParallelism());
   let analyser: Analyser;
   if (parallel && early.pool !== null) {
     // The workers started while planning: as many as the plan so far wanted (its final mean may differ a little).

@@ -82,7 +82,7 @@ function measure(args: string[]): Run {
 const dbPath = join(tmp, 'index.db');
 const dbFiles = ['', '-wal', '-shm'].map((s) => dbPath + s);
 const dbBytes = () => dbFiles.reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
-const corpusBytes = dirs.reduce((n, d) => n + Number(spawnSync('du', ['-sb', d], { encoding: 'utf8' }).stdout.split('\t')[0]), 0);
+const corpusBytes = dirs.reduce((n, d) => n + Number(spawnSync('du', ['-sbl', d], { encoding: 'utf8' }).stdout.split('\t')[0]), 0);
 
 const loadStart = loadavg()[0]!;
 console.log(`corpus: ${(corpusBytes / 1e6).toFixed(1)} MB in ${dirs.join(', ')}`);

@@ -25,11 +25,6 @@ const fromBundle = (args: string[], env: Record<string, string> = {}) =>
   });
 const fromSource = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', join(root, 'server/cli/main.ts'), ...args], { encoding: 'utf8' });
 
-function totalSize(path: string): number {
-  const stat = statSync(path);
-  return stat.isDirectory() ? readdirSync(path).reduce((n, name) => n + totalSize(join(path, name)), 0) : stat.size;
-}
-
 describe('the CLI launcher (npm run cli, npm start)', () => {
   it('bundles the CLI and its index worker once per state of the sources, and prints what the sources print', () => {
     const fixture = join(fixturesRoot, 'detectors/missing_tool_use_block');
@@ -56,14 +51,14 @@ describe('the CLI launcher (npm run cli, npm start)', () => {
     // Large enough for the index to use worker threads (the bundled analyse-worker.mjs).
     generateDemoCorpus({ out: join(tmp, 'corpus'), seed: 5, sessions: 600, canary: 'LAUNCHCANARY' });
     const projects = join(tmp, 'corpus/projects');
-    expect(totalSize(projects)).toBeGreaterThan(16 * 1024 * 1024); // WORKERS_WORTH_BYTES in server/index/index-folders.ts
+    // --threads 2: a worker beside the CLI's own thread whatever the size (by default not below ~96 MB).
     // The pool must find the bundled worker beside its own chunk (import.meta.url), not bundle one from source:
     // with the temporary folder a plain file, building one (mkdtemp under it) would fail the run.
     const notAFolder = join(tmp, 'tmpdir-is-a-file');
     writeFileSync(notAFolder, '');
-    const bundled = fromBundle(['index', projects, '--db', join(tmp, 'bundled.db')], { TMPDIR: notAFolder });
+    const bundled = fromBundle(['index', projects, '--threads', '2', '--db', join(tmp, 'bundled.db')], { TMPDIR: notAFolder });
     expect(bundled.stderr).toBe('');
-    const source = fromSource(['index', projects, '--db', join(tmp, 'source.db')]);
+    const source = fromSource(['index', projects, '--threads', '2', '--db', join(tmp, 'source.db')]);
     expect(bundled.status).toBe(source.status);
     expect(bundled.stdout.replace(/ in [\d.]+ s/, '')).toBe(source.stdout.replace(/ in [\d.]+ s/, ''));
     const report = (db: string, run: typeof fromBundle) => JSON.parse(run(['report', '--json', '--db', db]).stdout) as unknown;
