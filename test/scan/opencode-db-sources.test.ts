@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,6 +16,7 @@ import { prepareIndexStatements } from '../../server/store/index-statements';
 import { sqliteIndexStore } from '../../server/store/index-store';
 import { addRoot, RootError } from '../../server/store/roots';
 import { HOST, TOKEN } from '../support/api-app';
+import { type Doc, exportDoc, renamed } from '../support/opencode-export';
 import { runCli } from '../support/run-cli';
 import { waitUntil } from '../support/wait-until';
 
@@ -39,17 +40,6 @@ afterAll(() => {
 afterEach(() => {
   databaseCopyTestHook.onChunk = null;
 });
-
-const exportText = readFileSync(join(import.meta.dirname, '../../fixtures/agents/opencode-invalid-call.jsonl'), 'utf8');
-type Doc = { info: Record<string, unknown> & { id: string }; messages: { info: { id: string }; parts: { id: string }[] }[] };
-const exportDoc = (): Doc => JSON.parse(exportText);
-function renamed(doc: Doc, tag: string): Doc {
-  return JSON.parse(
-    JSON.stringify(doc)
-      .replaceAll(doc.info.id, `${doc.info.id}_${tag}`)
-      .replace(/"(msg|prt)_(\d{4})/g, `"$1_$2${tag}`),
-  );
-}
 
 let n = 0;
 function folder(name: string): string {

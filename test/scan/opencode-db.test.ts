@@ -11,6 +11,7 @@ import { runScan } from '../../server/cli/scan-command';
 import { type CopyOptions, copyDatabase, copyDatabaseSync, DatabaseReadError, sessionEntryName } from '../../server/scan/opencode-db';
 import { type Db, openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
+import { exportDoc, exportText, renamed } from '../support/opencode-export';
 
 /**
  * Issue 38: OpenCode's database read safely and incrementally. The database is generated here, in a temporary
@@ -20,19 +21,6 @@ import { addRoot } from '../../server/store/roots';
  */
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-ocdb-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-const exportText = readFileSync(join(import.meta.dirname, '../../fixtures/agents/opencode-invalid-call.jsonl'), 'utf8');
-type Doc = { info: Record<string, unknown> & { id: string }; messages: { info: { id: string }; parts: { id: string }[] }[] };
-const exportDoc = (): Doc => JSON.parse(exportText);
-
-/** The fixture's session under another id (its messages and parts too), so one database holds several. */
-function renamed(doc: Doc, tag: string): Doc {
-  return JSON.parse(
-    JSON.stringify(doc)
-      .replaceAll(doc.info.id, `${doc.info.id}_${tag}`)
-      .replace(/"(msg|prt)_(\d{4})/g, `"$1_$2${tag}`),
-  );
-}
 
 let n = 0;
 function folder(name: string): string {
