@@ -266,6 +266,18 @@ async function indexDatabaseOfRoot(
   const entry = { path: databaseRootEntry(root.path)?.path ?? childPath(root.path, relPath), name: relPath };
   const known = new Map<string, KnownFile>();
   for (const [name, row] of rows) if (name === relPath || name.startsWith(`${relPath}#`)) known.set(name, row);
+  // The database deleted (or the folder holding it): what a full run's walk, no longer finding it, does to its entries —
+  // sessions read before kept as gone (issue 27), a failed entry removed. Reading it would fail it `unreadable` instead,
+  // and keep its sessions as if still there.
+  if (databaseMissing(entry.path)) {
+    const gone = [...known.values()].filter((f) => !f.gone);
+    if (gone.length > 0) {
+      store.markGone(gone);
+      update.filesRemoved += gone.length;
+      for (const f of gone) if (f.status !== 'ok') update.findingsRemoved += f.findings;
+    }
+    return;
+  }
   const summary = emptySummary(0, 1);
   const plan = new FilePlan();
   const writeFailed = (name: string, code: string, hint?: string): boolean => {
@@ -297,6 +309,17 @@ async function indexDatabaseOfRoot(
     for (const after of plan.afterWrite) after();
   } finally {
     for (const cleanup of plan.cleanups) cleanup();
+  }
+}
+
+/** Whether nothing is at `path` (nor at the folders above it): a link or any other kind of file is there, and fails as it is. */
+function databaseMissing(path: string): boolean {
+  try {
+    lstatSync(path);
+    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
   }
 }
 

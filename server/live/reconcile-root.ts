@@ -75,8 +75,18 @@ export async function rootDifferences(db: Db, root: RootRow, shouldStop: () => b
     else if (row?.status !== 'failed' || row.error_code !== p.code) differs.push(p.name);
   }
   // Rows whose file the walk did not find (gone, or now a link), unless already kept as gone or under a folder it could not list.
-  // OpenCode's databases are read by a full index run only (their sessions are no files on disk: issue 38).
-  for (const [name, row] of known) if (!row.gone && !badFolders.some((b) => name.startsWith(b)) && !isDatabaseEntry(name)) differs.push(name);
+  // A session of an OpenCode database is no file on disk (issue 38): its database differs when the walk no longer finds it.
+  const walkedDatabases = new Set((walk.databases ?? []).map((d) => d.name));
+  const missingDatabases = new Set<string>();
+  for (const [name, row] of known) {
+    if (row.gone || badFolders.some((b) => name.startsWith(b))) continue;
+    if (!isDatabaseEntry(name)) differs.push(name);
+    else {
+      const database = name.slice(0, name.indexOf('#'));
+      if (!walkedDatabases.has(database)) missingDatabases.add(database);
+    }
+  }
+  differs.push(...missingDatabases);
   return differs;
 }
 

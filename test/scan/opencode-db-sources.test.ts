@@ -263,4 +263,44 @@ describe.runIf(process.platform === 'linux')("`serve`'s watcher follows OpenCode
       }
     });
   }
+
+  for (const heard of [true, false]) {
+    it(`a database deleted from its folder: its sessions kept as gone, as a full run keeps them (${heard ? 'the watch hears it' : 'found by the reconciliation'})`, async () => {
+      const native = folder('watch-deleted');
+      writeOpenCodeDatabase(native, [exportDoc(), renamed(exportDoc(), 'b')]);
+      const db = openDatabase(join(folder('watch-deleted-index'), 'w.db'));
+      addRoot(db, native);
+      await indexDatabase(db, { analyser: 'inline' });
+      const [root] = prepareIndexStatements(db).allRoots.all();
+      const present = () => db.prepare("SELECT count(*) AS n FROM files WHERE rel_path LIKE 'opencode.db#%' AND gone_ms IS NULL").pluck().get() as number;
+      expect(present()).toBe(2);
+      expect(await rootDifferences(db, root!, () => false)).toEqual([]);
+      const remove = () => {
+        for (const suffix of ['-wal', '-shm', '']) rmSync(join(native, `opencode.db${suffix}`), { force: true });
+      };
+      // Missed by the watch (deleted before it starts): the reconciliation finds it, by the database no longer walked.
+      if (!heard) {
+        remove();
+        expect(await rootDifferences(db, root!, () => false)).toEqual(['opencode.db']);
+      }
+      const watcher = new RootWatcher(db, new IndexRunner(sqliteIndexStore(db), 'inline'), {
+        debounceMs: 30,
+        reconcileMs: heard ? 0 : 50,
+        databaseGapMs: 0,
+      });
+      await watcher.start();
+      try {
+        if (heard) remove();
+        await waitUntil(() => present() === 0, 10_000, 'the sessions kept as gone');
+        expect(await rootDifferences(db, root!, () => false)).toEqual([]);
+        const watched = readingOf(db);
+        // A full run over the folder as it now stands changes nothing the watcher wrote.
+        await indexDatabase(db, { analyser: 'inline' });
+        expect(readingOf(db)).toEqual(watched);
+      } finally {
+        await watcher.close();
+        db.close();
+      }
+    });
+  }
 });
