@@ -85,11 +85,17 @@ export async function demoCorpus(options: Omit<DemoOptions, 'out'>): Promise<{ d
 export async function indexedDemoCorpus(options: Omit<DemoOptions, 'out'>, into: string): Promise<{ db: Db; projects: string; truth: DemoTruth }> {
   const corpus = await demoCorpus(options);
   const dir = await sharedFixture(`indexed-demo ${JSON.stringify(options)}`, async (out) => {
-    const db = openDatabase(join(out, 'index.db'));
-    addRoot(db, corpus.projects);
-    await indexDatabase(db, { analyser: 'inline' });
-    db.pragma('wal_checkpoint(TRUNCATE)'); // one file to copy
-    db.close();
+    const db = openDatabase(join(out, 'build.db'));
+    try {
+      addRoot(db, corpus.projects);
+      await indexDatabase(db, { analyser: 'inline' });
+      // A consistent snapshot in one file of its own, for the readers to copy: build.db itself may still be written after
+      // close by a checkpoint the store started in a worker thread (server/store/database.ts), and a TRUNCATE checkpoint
+      // that meets it gives up busy, leaving rows in -wal: copies then held part of the index, or were torn.
+      db.prepare('VACUUM INTO ?').run(join(out, 'index.db'));
+    } finally {
+      db.close();
+    }
   });
   mkdirSync(into, { recursive: true });
   copyFileSync(join(dir, 'index.db'), join(into, 'index.db'));
