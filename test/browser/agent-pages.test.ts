@@ -9,47 +9,43 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { indexDatabase } from '../../server/app/index-database';
-import { startServer } from '../../server/app/serve';
-import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
-import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
-import { launchChromium, requireChromiumOrSkip, reusedTab } from '../support/browser';
+import { requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { fixturesRoot } from '../support/detector-fixtures';
+import { type PageServer, startPageServer } from '../support/page-server';
 
 describe.runIf(requireChromiumOrSkip('agent pages'))('the agent on every page (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-agent-pages-'));
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let served: PageServer;
   let browser: Browser;
   let base: string;
   const api = async <T>(path: string) => (await (await fetch(base + path)).json()) as T;
   const errors: string[] = [];
 
   beforeAll(async () => {
-    await ensureWebBuild(() => {});
-    generateDemoCorpus({ out: join(tmp, 'demo'), seed: 34, sessions: 20 });
-    // The agent fixtures, a file no reader recognises (failed: no agent), and a Codex file deleted after indexing (gone: its agent kept).
-    const agents = join(tmp, 'agents');
-    cpSync(join(fixturesRoot, 'agents'), agents, { recursive: true });
-    rmSync(join(agents, 'expected.json'));
-    writeFileSync(join(agents, 'not-a-transcript.jsonl'), 'no JSON here\n');
-    mkdirSync(join(tmp, 'agents', 'old'));
-    cpSync(join(agents, 'codex-tail.jsonl'), join(agents, 'old', 'codex-deleted.jsonl'));
-    const dbPath = join(tmp, 'index.db');
-    const db = openDatabase(dbPath);
-    addRoot(db, join(tmp, 'demo/projects'), 'demo');
-    addRoot(db, agents, 'agents');
-    await indexDatabase(db, { analyser: 'inline' });
-    unlinkSync(join(agents, 'old', 'codex-deleted.jsonl'));
-    await indexDatabase(db, { analyser: 'inline' });
-    db.close();
-    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {}, watch: false });
-    base = server.url.replace(/\/$/, '');
-    browser = await launchChromium();
+    served = await startPageServer(
+      tmp,
+      async (db) => {
+        generateDemoCorpus({ out: join(tmp, 'demo'), seed: 34, sessions: 20 });
+        // The agent fixtures, a file no reader recognises (failed: no agent), and a Codex file deleted after indexing (gone: its agent kept).
+        const agents = join(tmp, 'agents');
+        cpSync(join(fixturesRoot, 'agents'), agents, { recursive: true });
+        rmSync(join(agents, 'expected.json'));
+        writeFileSync(join(agents, 'not-a-transcript.jsonl'), 'no JSON here\n');
+        mkdirSync(join(tmp, 'agents', 'old'));
+        cpSync(join(agents, 'codex-tail.jsonl'), join(agents, 'old', 'codex-deleted.jsonl'));
+        addRoot(db, join(tmp, 'demo/projects'), 'demo');
+        addRoot(db, agents, 'agents');
+        await indexDatabase(db, { analyser: 'inline' });
+        unlinkSync(join(agents, 'old', 'codex-deleted.jsonl'));
+      },
+      { watch: false },
+    );
+    ({ browser, base } = served);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await served?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 

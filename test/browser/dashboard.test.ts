@@ -4,17 +4,14 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
-import { indexDatabase } from '../../server/app/index-database';
-import { startServer } from '../../server/app/serve';
-import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
-import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import type { ModelRatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { expandRates } from '../../shared/sparse-rates';
-import { launchChromium, requireChromiumOrSkip, reusedTab } from '../support/browser';
+import { requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { newCanary, writeCanaryTranscripts } from '../support/canary-transcripts';
 import { fixturesRoot } from '../support/detector-fixtures';
+import { type PageServer, startPageServer } from '../support/page-server';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts');
 const PAGES = [
@@ -32,7 +29,7 @@ const PAGES = [
 describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard in a real browser (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-browser-'));
   const canary = newCanary();
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let served: PageServer;
   let browser: Browser;
   let base: string;
   const networkLeaks: string[] = [];
@@ -40,33 +37,31 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
   const api = async <T>(path: string) => (await (await fetch(base + path)).json()) as T;
 
   beforeAll(async () => {
-    await ensureWebBuild(() => {});
     mkdirSync(artifacts, { recursive: true });
-    const transcripts = writeCanaryTranscripts(tmp, canary, { canaryInNames: false });
-    generateDemoCorpus({ out: join(tmp, 'demo'), seed: 17, sessions: 90, canary });
-    // A larger corpus, added later from the Sources page, so the progress bar has time to move.
-    generateDemoCorpus({ out: join(tmp, 'big'), seed: 18, sessions: 900, canary });
-    const dbPath = join(tmp, 'index.db');
-    const db = openDatabase(dbPath);
-    addRoot(db, join(tmp, 'demo/projects'), 'demo');
-    addRoot(db, transcripts, 'canary');
-    // Issue 37's classes: foreign files with their hint, a file with unknown row types, empty files.
-    cpSync(join(fixturesRoot, 'formats'), join(tmp, 'formats'), { recursive: true });
-    // Codex and Copilot CLI sessions are read since issue 34 (their pages: test/browser/agents.test.ts); this corpus stays Claude Code's.
-    for (const other of ['codex-rollout.jsonl', 'copilot-events.jsonl']) rmSync(join(tmp, 'formats', other));
-    addRoot(db, join(tmp, 'formats'), 'formats');
-    await indexDatabase(db, { analyser: 'inline' });
-    db.close();
     // Every progress event is sent (no 100 ms throttle), so the bar's advance does not depend on
     // how fast this machine indexes the larger corpus.
-    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {}, progressIntervalMs: 0 });
-    base = server.url.replace(/\/$/, '');
-    browser = await launchChromium();
+    served = await startPageServer(
+      tmp,
+      (db) => {
+        const transcripts = writeCanaryTranscripts(tmp, canary, { canaryInNames: false });
+        generateDemoCorpus({ out: join(tmp, 'demo'), seed: 17, sessions: 90, canary });
+        // A larger corpus, added later from the Sources page, so the progress bar has time to move.
+        generateDemoCorpus({ out: join(tmp, 'big'), seed: 18, sessions: 900, canary });
+        addRoot(db, join(tmp, 'demo/projects'), 'demo');
+        addRoot(db, transcripts, 'canary');
+        // Issue 37's classes: foreign files with their hint, a file with unknown row types, empty files.
+        cpSync(join(fixturesRoot, 'formats'), join(tmp, 'formats'), { recursive: true });
+        // Codex and Copilot CLI sessions are read since issue 34 (their pages: test/browser/agents.test.ts); this corpus stays Claude Code's.
+        for (const other of ['codex-rollout.jsonl', 'copilot-events.jsonl']) rmSync(join(tmp, 'formats', other));
+        addRoot(db, join(tmp, 'formats'), 'formats');
+      },
+      { progressIntervalMs: 0 },
+    );
+    ({ browser, base } = served);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await served?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 

@@ -3,22 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { indexDatabase } from '../../server/app/index-database';
-import { startServer } from '../../server/app/serve';
-import { ensureWebBuild, WEB_DIST } from '../../server/build/web-build';
-import { openDatabase } from '../../server/store/database';
 import { addRoot } from '../../server/store/roots';
 import type { FindingsResponse } from '../../shared/api-schemas';
-import { launchChromium, requireChromiumOrSkip, reusedTab } from '../support/browser';
+import { requireChromiumOrSkip, reusedTab } from '../support/browser';
 import { newCanary } from '../support/canary-transcripts';
 import { writeContextFixtures } from '../support/context-fixtures';
+import { type PageServer, startPageServer } from '../support/page-server';
 
 const artifacts = join(import.meta.dirname, '../../test-artifacts');
 
 describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a finding as its own page (Debian Chromium)', () => {
   const tmp = mkdtempSync(join(tmpdir(), 'tcf-fpage-'));
   const canary = newCanary();
-  let server: Awaited<ReturnType<typeof startServer>>;
+  let served: PageServer;
   let browser: Browser;
   let base: string;
   let findings: FindingsResponse['rows'];
@@ -26,22 +23,15 @@ describe.runIf(requireChromiumOrSkip('finding page in a real browser'))('a findi
   const errors: string[] = [];
 
   beforeAll(async () => {
-    await ensureWebBuild(() => {});
-    const root = writeContextFixtures(tmp, canary);
-    const dbPath = join(tmp, 'index.db');
-    const db = openDatabase(dbPath);
-    addRoot(db, root, 'fixtures');
-    await indexDatabase(db, { analyser: 'inline' });
-    db.close();
-    server = await startServer({ port: 0, db: dbPath, webRoot: WEB_DIST, log: () => {} });
-    base = server.url.replace(/\/$/, '');
+    served = await startPageServer(tmp, (db) => {
+      addRoot(db, writeContextFixtures(tmp, canary), 'fixtures');
+    });
+    ({ browser, base } = served);
     findings = ((await (await fetch(`${base}/api/findings?limit=500`)).json()) as FindingsResponse).rows;
-    browser = await launchChromium();
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await served?.close();
     rmSync(tmp, { recursive: true, force: true });
   });
 
