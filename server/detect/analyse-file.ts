@@ -2,7 +2,7 @@ import type { Agent } from '../../shared/agents';
 import type { FindingCode } from '../../shared/finding-codes';
 import type { CaptureFile } from '../scan/capture-model';
 import { digestBytes, digestLines } from '../scan/evidence-digest';
-import { detectFormat, type FileFormat, scanCapture } from '../scan/scan-capture';
+import { type FileFormat, readHead, scanCapture } from '../scan/scan-capture';
 import { type ScanFailure, type ScanOptions, scanFile } from '../scan/scan-file';
 import type { SalvagedLine, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
 import { withCallDiagnostics } from './call-diagnostics';
@@ -189,7 +189,7 @@ export interface AnalysedFile {
 /** `analyseFile`, also handing back the transcript or capture it read. */
 export function analyseFileAndSource(path: string, options: AnalyseOptions = {}): AnalysedFile {
   if (options.document) return analyseTranscript(path, options, null);
-  const format = detectFormat(path);
+  const { format, documentStart } = readHead(path);
   if (format === 'sse') return analyseCapture(path, format, options);
   if (format === 'stream-json') {
     const read = analyseCapture(path, format, options);
@@ -199,14 +199,14 @@ export function analyseFileAndSource(path: string, options: AnalyseOptions = {})
     if (capture === null || capture.messages.length > 0 || capture.wholeAssistantRows === 0) return read;
     return analyseTranscript(path, options, capture);
   }
-  return analyseTranscript(path, options, null);
+  return analyseTranscript(path, options, null, documentStart);
 }
 
 /** Row types of a stream-json capture besides Claude Code's transcript rows. */
 const STREAM_JSON_ROWS: ReadonlySet<string> = new Set(['result']);
 
 /** A transcript, or a stream-json capture without partial messages (`capture`: what its capture reading found). */
-function analyseTranscript(path: string, options: AnalyseOptions, capture: CaptureFile | null): AnalysedFile {
+function analyseTranscript(path: string, options: AnalyseOptions, capture: CaptureFile | null, documentFirst = false): AnalysedFile {
   const detectors = startDetectors('transcript');
   const scan = scanFile(path, {
     unfinishedLastLineMeansInProgress: options.forIndex === true,
@@ -215,6 +215,7 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
     observers: detectors.observers,
     alsoKnownRowTypes: capture ? STREAM_JSON_ROWS : undefined,
     document: options.document,
+    documentFirst,
   });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { transcript, lineStarts } = scan;

@@ -9,14 +9,33 @@ import { openRegularFile } from './safe-open';
 
 export type FileFormat = 'transcript' | 'stream-json' | 'sse';
 
+/** What a file's first bytes say: the reader it needs, and whether it opens as a pretty-printed JSON document. */
+export interface FileHead {
+  format: FileFormat;
+  /**
+   * The first non-blank line is a lone `{` or `[`, followed by more: never a JSON value on its own, so the
+   * line-by-line reading would fail at it and the file be read as one document (scan-file.ts): read so first.
+   */
+  documentStart: boolean;
+}
+
+/** A blank line as the row reader passes one over (read-json-rows.ts). */
+const BLANK = /^[ \t\r]*$/;
+const DOCUMENT_OPENING = /^[ \t\r]*[[{][ \t\r]*$/;
+
 /**
  * Which reader a file needs: `.sse` is a raw server-sent-event log; a `.jsonl`/`.ndjson` file
  * whose first row is a stream-json row (`stream_event`, the `system` `init` row or `result`)
  * is a stream-json capture; anything else is a Claude Code transcript.
  */
 export function detectFormat(path: string): FileFormat {
-  if (path.endsWith('.sse')) return 'sse';
-  const fallback: FileFormat = path.endsWith('.ndjson') ? 'stream-json' : 'transcript';
+  return readHead(path).format;
+}
+
+/** detectFormat, and whether the file opens as a JSON document (FileHead). */
+export function readHead(path: string): FileHead {
+  if (path.endsWith('.sse')) return { format: 'sse', documentStart: false };
+  const fallback: FileHead = { format: path.endsWith('.ndjson') ? 'stream-json' : 'transcript', documentStart: false };
   let fd: number;
   try {
     // Non-blocking, regular files only: a FIFO named *.jsonl must not hang the peek.
@@ -33,7 +52,11 @@ export function detectFormat(path: string): FileFormat {
     } catch {
       return fallback; // not readable as a file: the reader reports it
     }
-    const first = text.split('\n').find((l) => l.trim() !== '');
+    const lines = text.split('\n');
+    // The line is whole (a newline follows it within the peek). The format is still the fallback: a `{` alone is no row.
+    const opening = lines.findIndex((l) => !BLANK.test(l));
+    if (opening !== -1 && opening < lines.length - 1 && DOCUMENT_OPENING.test(lines[opening]!)) return { ...fallback, documentStart: true };
+    const first = lines.find((l) => l.trim() !== '');
     if (first === undefined) return fallback;
     let type: unknown;
     let subtype: unknown;
@@ -44,7 +67,7 @@ export function detectFormat(path: string): FileFormat {
       const m = /^\s*\{\s*"type"\s*:\s*"([a-z_]+)"\s*(?:,\s*"subtype"\s*:\s*"([a-z_]+)")?/.exec(first);
       [type, subtype] = [m?.[1], m?.[2]];
     }
-    if (type === 'stream_event' || type === 'result' || (type === 'system' && subtype === 'init')) return 'stream-json';
+    if (type === 'stream_event' || type === 'result' || (type === 'system' && subtype === 'init')) return { format: 'stream-json', documentStart: false };
     return fallback;
   } finally {
     closeSync(fd);

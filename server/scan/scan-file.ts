@@ -7,7 +7,7 @@ import { claudeCodeAdapter } from './agents/claude-code';
 import { GEMINI_MARKDOWN_HEADING } from './agents/gemini-cli';
 import { openCodeAdapter } from './agents/opencode';
 import { readStorageSession, storageSessionOf } from './agents/opencode-storage';
-import { type BuiltDocument, readJsonDocument } from './agents/read-document';
+import { type BuiltDocument, decodeViewStrings, readJsonDocument } from './agents/read-document';
 import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { QUIET_PERIOD_MS, readJsonRows, type ScanFailure } from './read-json-rows';
@@ -60,6 +60,11 @@ export interface ScanOptions {
    * issue 38: rebuilt from its rows by the thread that analyses it, never written to a file).
    */
   document?: BuiltDocument;
+  /**
+   * The file opens with a lone `{` or `[` (FileHead.documentStart, scan-capture.ts): read it as one document
+   * first, skipping a line-by-line reading that would fail at its first line. The outcome is the same either way.
+   */
+  documentFirst?: boolean;
 }
 
 /**
@@ -115,6 +120,12 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   const storage = path.endsWith('.json') ? storageSessionOf(path) : null;
   if (storage) return scanStorageSession(storage, context, options);
   if (options.document) return readDocument(options.document, context);
+  // Salvage reads a damaged first line's rows instead of failing at it: the usual order.
+  const documentFirst = options.documentFirst === true && options.salvage !== true;
+  if (documentFirst) {
+    const document = scanDocument(path, context);
+    if (document !== null) return document;
+  }
   let firstLine = 0;
   let reader: RowsReader | null = null;
   let failure: ScanFailure | null = null;
@@ -141,7 +152,7 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   if (rows.status === 'failed' && failure !== null) return { status: 'failed', failure, bytes: rows.bytes };
   // The first non-blank line is not a JSON value on its own: the file may be one pretty-printed document.
   if (rows.status === 'failed' && firstLine === 0 && rows.failure.code === 'malformed_json') {
-    const document = scanDocument(path, context);
+    const document = documentFirst ? null : scanDocument(path, context);
     if (document !== null) return document;
     // Not JSON at all: Gemini CLI's Markdown export is recognised by its first line (a role heading), and refused.
     if (firstText !== null && GEMINI_MARKDOWN_HEADING.test(firstText))
@@ -202,6 +213,7 @@ function readDocument(doc: BuiltDocument, context: AdapterContext): FileScan {
     return { status: 'failed', failure: { code: claimed.refuse, line, ...(claimed.hint ? { hint: claimed.hint } : {}) }, bytes: doc.bytes };
   const read = claimed.adapter.read(doc.document, context);
   if (read.status === 'failed') return { status: 'failed', failure: read.failure, bytes: doc.bytes };
+  if (doc.latin1View) decodeViewStrings(read.transcript);
   const scan: FileScan = { status: 'ok', transcript: read.transcript, lineStarts: doc.lineStarts, bytes: doc.bytes, agent: read.agent, version: read.version };
   if (doc.text) scan.text = doc.text;
   if (doc.digest) scan.digest = doc.digest;

@@ -10,7 +10,10 @@ import { digestBytes } from '../../server/scan/evidence-digest';
  * opening brace is computed from the value's structure. It must be exactly what scanning the printed export finds.
  */
 const printed = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-const scanned = (v: unknown) => objectLines(printed(v));
+const scanned = (v: unknown) => {
+  const { lines, firstLine } = objectLines(printed(v));
+  return { lines, firstLine };
+};
 
 /** Deterministic values with every shape stringify treats apart. */
 function randomValue(seed: { s: number }, depth: number): unknown {

@@ -1,0 +1,127 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyseFileAndSource } from '../../../server/detect/analyse-file';
+import { objectLines, readJsonDocument } from '../../../server/scan/agents/read-document';
+import { countKeyTokens } from '../../../server/scan/duplicate-keys';
+import { readHead } from '../../../server/scan/scan-capture';
+import { scanFile } from '../../../server/scan/scan-file';
+import { fixturesRoot } from '../../support/detector-fixtures';
+
+/**
+ * Issue 34 point 6: a JSON document (OpenCode's export, Gemini's chat) is parsed from a Latin-1 view of its UTF-8
+ * bytes, and a file that opens with a lone `{` is read as a document first. Both must give exactly what decoding
+ * the text and reading it line by line first gave.
+ */
+const tmp = mkdtempSync(join(tmpdir(), 'tcf-docread-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const fixture = join(fixturesRoot, 'agents/opencode-invalid-call.jsonl');
+const write = (name: string, text: string | Buffer) => {
+  const path = join(tmp, name);
+  writeFileSync(path, text);
+  return path;
+};
+/** JSON text with every character outside ASCII written as a \u escape (as JSON.stringify never does). */
+const escapeWide = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** The fixture's session, with characters outside ASCII in its id, a text part, a tool name and an error. */
+function wideSession(): unknown {
+  const value = JSON.parse(readFileSync(fixture, 'utf8'));
+  value.info.id = 'ses_é日本🙂';
+  value.info.title = 'naïve — 日本語 🙂';
+  const parts = value.messages.flatMap((m: { parts: Record<string, unknown>[] }) => m.parts);
+  const text = parts.find((p: Record<string, unknown>) => p.type === 'text');
+  text.text = 'déjà vu — ☃';
+  const tool = parts.find((p: Record<string, unknown>) => p.type === 'tool');
+  tool.tool = 'outil_é';
+  tool.state = { ...tool.state, status: 'error', error: 'Tool execution aborted: arrêté 🙂' };
+  return value;
+}
+
+const transcriptOf = (path: string, documentFirst: boolean) => {
+  const scan = scanFile(path, { documentFirst });
+  if (scan.status !== 'ok') throw new Error(`scan ${scan.status}`);
+  return { transcript: scan.transcript, lineStarts: scan.lineStarts, agent: scan.agent, version: scan.version, bytes: scan.bytes };
+};
+
+describe('a document read through a Latin-1 view', () => {
+  const pretty = `${JSON.stringify(wideSession(), null, 2)}\n`;
+  const raw = write('wide-raw.jsonl', pretty);
+  const escaped = write('wide-escaped.jsonl', escapeWide(pretty));
+
+  it('takes the view for raw characters outside ASCII, and decodes UTF-8 when a \\u escape above U+007F is present', () => {
+    const a = readJsonDocument(raw);
+    const b = readJsonDocument(escaped);
+    expect(a.status === 'ok' && a.latin1View).toBe(true);
+    expect(b.status === 'ok' && b.latin1View).toBe(false);
+    // ASCII only: the same string either way, no view.
+    const ascii = readJsonDocument(fixture);
+    expect(ascii.status === 'ok' && ascii.latin1View).toBe(false);
+  });
+
+  it('gives the same transcript as the same document decoded from UTF-8, the session id decoded', () => {
+    const a = transcriptOf(raw, true);
+    const b = transcriptOf(escaped, true);
+    expect(a.transcript.sessionId).toBe('ses_é日本🙂');
+    expect({ ...a.transcript, lineCount: 0 }).toEqual({ ...b.transcript, lineCount: 0 });
+    expect(a.transcript.lineCount).toBe(b.transcript.lineCount);
+    // The call made aborted is told by its ASCII opening, before characters outside ASCII: one interrupt more.
+    expect(a.transcript.interrupts.length).toBe(transcriptOf(fixture, true).transcript.interrupts.length + 1);
+  });
+
+  it('finds a duplicate key written raw twice, and one written raw and as an escape', () => {
+    const withKeys = (keys: string) => pretty.replace('"slug": "calm-fox",', keys);
+    expect(pretty).toContain('"slug": "calm-fox",');
+    for (const [name, keys] of [
+      ['dup-raw.jsonl', '"é": 1,\n    "é": 2,'],
+      ['dup-mixed.jsonl', '"é": 1,\n    "\\u00e9": 2,'],
+    ] as const) {
+      const read = readJsonDocument(write(name, withKeys(keys)));
+      expect(read.status === 'failed' && read.failure.code, name).toBe('duplicate_key');
+    }
+    // Two different keys outside ASCII are no duplicate.
+    expect(readJsonDocument(write('two-keys.jsonl', withKeys('"é": 1,\n    "è": 2,'))).status).toBe('ok');
+  });
+
+  it("counts the keys countKeyTokens counts, in objectLines' one walk", () => {
+    for (const text of [pretty, escapeWide(pretty), '{"a":"b","c":["d","e:"],"f":{"g":"h \\" : x"}}', '[{"k":1},{"k":{"\\\\":2}}]'])
+      expect(objectLines(text).keys).toBe(countKeyTokens(text));
+  });
+});
+
+describe('a file that opens with a lone { is read as a document first', () => {
+  const pretty = readFileSync(fixture, 'utf8');
+  const jsonl = readFileSync(join(fixturesRoot, 'agents/codex-tail.jsonl'), 'utf8');
+  const cases: [string, string | Buffer][] = [
+    ['whole.jsonl', pretty],
+    ['blank-first.jsonl', `\n  \n${pretty}`],
+    ['duplicate.jsonl', pretty.replace('"slug": "calm-fox",', '"slug": "a",\n    "slug": "b",')],
+    ['cut.jsonl', pretty.slice(0, pretty.length / 2)],
+    ['bad-utf8.jsonl', Buffer.concat([Buffer.from(pretty.slice(0, 200)), Buffer.from([0xff]), Buffer.from(pretty.slice(200))])],
+    ['rows.jsonl', jsonl],
+  ];
+
+  it('tells a document opening from a row in the first bytes', () => {
+    expect(readHead(write('h1.jsonl', '{\n  "a": 1\n}\n')).documentStart).toBe(true);
+    expect(readHead(write('h2.jsonl', '\n \r\n[\n1]\n')).documentStart).toBe(true);
+    expect(readHead(write('h3.jsonl', '{"type":"user"}\n')).documentStart).toBe(false);
+    // A `{` with nothing after it may be a row still being written.
+    expect(readHead(write('h4.jsonl', '{')).documentStart).toBe(false);
+    expect(readHead(write('h5.jsonl', jsonl)).documentStart).toBe(false);
+  });
+
+  it('with the same outcome as reading it line by line first', () => {
+    for (const [name, text] of cases) {
+      const path = write(name, text);
+      const first = scanFile(path, { documentFirst: true });
+      const usual = scanFile(path, { documentFirst: false });
+      expect(first, name).toEqual(usual);
+    }
+    // The index's and scan's path takes the shortcut, to the same analysis.
+    const a = analyseFileAndSource(join(tmp, 'whole.jsonl'));
+    expect(a.analysis.status).toBe('ok');
+    expect(a.source?.kind === 'transcript' && a.source.transcript.agent).toBe('opencode');
+  });
+});
