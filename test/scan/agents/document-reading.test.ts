@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyseFileAndSource } from '../../../server/detect/analyse-file';
 import { objectLines, readJsonDocument } from '../../../server/scan/agents/read-document';
-import { countKeyTokens } from '../../../server/scan/duplicate-keys';
+import { countKeyTokens, countParsedKeys } from '../../../server/scan/duplicate-keys';
 import { readHead } from '../../../server/scan/scan-capture';
 import { scanFile } from '../../../server/scan/scan-file';
 import { fixturesRoot } from '../../support/detector-fixtures';
@@ -88,6 +88,85 @@ describe('a document read through a Latin-1 view', () => {
   it("counts the keys countKeyTokens counts, in objectLines' one walk", () => {
     for (const text of [pretty, escapeWide(pretty), '{"a":"b","c":["d","e:"],"f":{"g":"h \\" : x"}}', '[{"k":1},{"k":{"\\\\":2}}]'])
       expect(objectLines(text).keys).toBe(countKeyTokens(text));
+  });
+});
+
+describe('a document parsed in pieces (each element of an array of the root alone)', () => {
+  /** A small session-like document: root members, an array of message objects, nested parts, text outside ASCII. */
+  const base = (wide: boolean) => ({
+    info: { id: 'ses_1', title: wide ? 'caf\u00e9' : 'café ☃', n: [1, 2, { a: null }] },
+    messages: [
+      { info: { role: 'user', id: 'm1' }, parts: [{ type: 'text', text: 'a "quoted" \\ b, [x]: {y}' }] },
+      { info: { role: 'assistant', id: 'm2' }, parts: [{ type: 'tool', state: { input: {}, output: 'é}]' } }, []] },
+      3,
+      [{ deep: true }],
+      { empty: {} },
+    ],
+    tail: [{ k: 1 }, { k: 2 }],
+  });
+  const texts = (wide: boolean) => {
+    const pretty = JSON.stringify(base(false), null, 2);
+    const text = wide ? pretty.replace('café ☃', 'caf\\u00e9 ☃') : pretty;
+    return [text, JSON.stringify(JSON.parse(text))];
+  };
+
+  it('is exactly one JSON.parse of the whole: the same value, and a failure where it fails', () => {
+    let seed = 12345;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const inserts = ['{', '}', '[', ']', ',', ':', '"', '\\', ' ', '\n', '0', '{"k":1}', '"k":'];
+    let split = 0;
+    let compared = 0;
+    for (const wide of [false, true])
+      for (const original of texts(wide))
+        for (let round = 0; round < 400; round++) {
+          const bytes = Buffer.from(original, 'utf8');
+          // An edit at an ASCII byte (UTF-8 stays valid): delete it, or insert a piece of JSON syntax before it.
+          let at = next(bytes.length);
+          while (bytes[at]! > 0x7f) at = (at + 1) % bytes.length;
+          const edit = next(2) === 0 ? '' : inserts[next(inserts.length)]!;
+          const text = round === 0 ? original : `${bytes.subarray(0, at).toString()}${edit}${bytes.subarray(at + (edit === '' ? 1 : 0)).toString()}`;
+          let expected: unknown;
+          try {
+            expected = JSON.parse(text);
+          } catch {
+            expected = undefined;
+          }
+          const read = readJsonDocument(write('mutant.jsonl', text));
+          if (expected === undefined || expected === null || typeof expected !== 'object') {
+            expect(read.status, text).toBe('not_a_document');
+            continue;
+          }
+          if (countKeyTokens(text) !== countParsedKeys(expected)) {
+            expect(read.status === 'failed' && read.failure.code, text).toBe('duplicate_key');
+            continue;
+          }
+          expect(read.status, text).toBe('ok');
+          if (read.status !== 'ok') continue;
+          const value = read.latin1View ? JSON.parse(Buffer.from(JSON.stringify(read.document.value), 'latin1').toString('utf8')) : read.document.value;
+          expect(value, text).toEqual(expected);
+          compared++;
+          if (Array.isArray((expected as { messages?: unknown }).messages)) split++;
+        }
+    // Both sides of the rule were met many times.
+    expect(compared).toBeGreaterThan(300);
+    expect(split).toBeGreaterThan(300);
+  });
+
+  it('fails a piece glued to a sign or an exponent, which the 0 of the skeleton would have made a number', () => {
+    const pretty = texts(false)[0]!;
+    const piece = '\n    {\n      "info": {\n        "role": "assistant"';
+    expect(pretty).toContain(piece);
+    for (const text of [
+      pretty.replace(piece, `\n    -${piece.slice(5)}`),
+      pretty.replace('\n    3,', '\n    3,{"k":1}.5,'),
+      pretty.replace('\n    3,', '\n    3,{"k":1}e1,'),
+    ]) {
+      expect(() => JSON.parse(text)).toThrow();
+      expect(readJsonDocument(write('glued.jsonl', text)).status).toBe('not_a_document');
+    }
   });
 });
 
