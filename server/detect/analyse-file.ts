@@ -1,7 +1,9 @@
+import { closeSync } from 'node:fs';
 import type { Agent } from '../../shared/agents';
 import type { FindingCode } from '../../shared/finding-codes';
 import type { CaptureFile } from '../scan/capture-model';
 import { digestBytes, digestLines } from '../scan/evidence-digest';
+import { type OpenedFile, openRegularFile } from '../scan/safe-open';
 import { type FileFormat, readHead, scanCapture } from '../scan/scan-capture';
 import { type ScanFailure, type ScanOptions, scanFile } from '../scan/scan-file';
 import type { SalvagedLine, TranscriptFile, VersionDiagnostics } from '../scan/transcript-model';
@@ -189,24 +191,35 @@ export interface AnalysedFile {
 /** `analyseFile`, also handing back the transcript or capture it read. */
 export function analyseFileAndSource(path: string, options: AnalyseOptions = {}): AnalysedFile {
   if (options.document) return analyseTranscript(path, options, null);
-  const { format, documentStart } = readHead(path);
-  if (format === 'sse') return analyseCapture(path, format, options);
-  if (format === 'stream-json') {
-    const read = analyseCapture(path, format, options);
-    const capture = read.source?.kind === 'capture' ? read.source.capture : null;
-    // stream-json without --include-partial-messages: no message streamed as events, but whole assistant rows
-    // (one per content block, sharing message.id, as in a transcript): measured and checked as a transcript.
-    if (capture === null || capture.messages.length > 0 || capture.wholeAssistantRows === 0) return read;
-    return analyseTranscript(path, options, capture);
+  // One open for the peek and a transcript's reading; when it fails, each reader opens the file itself and says why.
+  let opened: OpenedFile | undefined;
+  try {
+    opened = openRegularFile(path);
+  } catch {
+    opened = undefined;
   }
-  return analyseTranscript(path, options, null, documentStart);
+  try {
+    const { format, documentStart } = readHead(path, opened);
+    if (format === 'sse') return analyseCapture(path, format, options);
+    if (format === 'stream-json') {
+      const read = analyseCapture(path, format, options);
+      const capture = read.source?.kind === 'capture' ? read.source.capture : null;
+      // stream-json without --include-partial-messages: no message streamed as events, but whole assistant rows
+      // (one per content block, sharing message.id, as in a transcript): measured and checked as a transcript.
+      if (capture === null || capture.messages.length > 0 || capture.wholeAssistantRows === 0) return read;
+      return analyseTranscript(path, options, capture);
+    }
+    return analyseTranscript(path, options, null, documentStart, opened);
+  } finally {
+    if (opened !== undefined) closeSync(opened.fd);
+  }
 }
 
 /** Row types of a stream-json capture besides Claude Code's transcript rows. */
 const STREAM_JSON_ROWS: ReadonlySet<string> = new Set(['result']);
 
 /** A transcript, or a stream-json capture without partial messages (`capture`: what its capture reading found). */
-function analyseTranscript(path: string, options: AnalyseOptions, capture: CaptureFile | null, documentFirst = false): AnalysedFile {
+function analyseTranscript(path: string, options: AnalyseOptions, capture: CaptureFile | null, documentFirst = false, opened?: OpenedFile): AnalysedFile {
   const detectors = startDetectors('transcript');
   const scan = scanFile(path, {
     unfinishedLastLineMeansInProgress: options.forIndex === true,
@@ -216,6 +229,7 @@ function analyseTranscript(path: string, options: AnalyseOptions, capture: Captu
     alsoKnownRowTypes: capture ? STREAM_JSON_ROWS : undefined,
     document: options.document,
     documentFirst,
+    opened,
   });
   if (scan.status !== 'ok') return { analysis: scan, source: null };
   const { transcript, lineStarts } = scan;

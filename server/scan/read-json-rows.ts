@@ -3,7 +3,7 @@ import type { FormatHint } from '../../shared/format-hints';
 import type { ScanErrorCode } from '../../shared/scan-errors';
 import { countKeyTokens, inspectParsed } from './duplicate-keys';
 import { LineStarts, readLines } from './read-lines';
-import { OpenError, openRegularFile } from './safe-open';
+import { OpenError, type OpenedFile, openRegularFile } from './safe-open';
 import { splitDamagedLine } from './split-damaged-line';
 import type { SalvagedLine } from './transcript-model';
 
@@ -40,6 +40,8 @@ const BLANK = /^[ \t\r]*$/;
 export const QUIET_PERIOD_MS = 10 * 60 * 1000;
 
 export interface ReadOptions {
+  /** The file already open (its owner closes it); read from its start, which positioned reads before left in place. */
+  opened?: OpenedFile;
   unfinishedLastLineMeansInProgress?: boolean;
   /** Overrides QUIET_PERIOD_MS (tests). */
   quietPeriodMs?: number;
@@ -63,16 +65,16 @@ export interface ReadOptions {
  * read and a torn piece is dropped; the line is listed in `salvaged`, so the file is labelled.
  */
 export function readJsonRows(path: string, reader: RowReader, options: ReadOptions = {}): RowsOutcome {
-  let fd: number;
-  let mtimeMs: number;
+  let opened: OpenedFile;
   try {
-    ({
-      fd,
-      stat: { mtimeMs },
-    } = openRegularFile(path));
+    opened = options.opened ?? openRegularFile(path);
   } catch (error) {
     return { status: 'failed', failure: { code: error instanceof OpenError ? error.problem : 'unreadable', line: null }, bytes: 0 };
   }
+  const {
+    fd,
+    stat: { mtimeMs },
+  } = opened;
   const lineStarts = new LineStarts();
   let failure: ScanFailure | null = null;
   let unfinished = false;
@@ -147,7 +149,7 @@ export function readJsonRows(path: string, reader: RowReader, options: ReadOptio
   } catch {
     return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: 0 };
   } finally {
-    closeSync(fd);
+    if (opened !== options.opened) closeSync(fd);
   }
 }
 

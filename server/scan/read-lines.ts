@@ -124,7 +124,8 @@ export function readLines(fd: number, visit: LineVisitor, starts: LineStarts, ma
   };
 
   for (;;) {
-    const n = readSync(fd, chunk, 0, CHUNK, null);
+    // Positioned reads: the descriptor may have been read before (scan-file.ts hands one open file to each reader).
+    const n = readSync(fd, chunk, 0, CHUNK, fileOffset);
     if (n === 0) break;
     const view = n === CHUNK ? chunk : chunk.subarray(0, n);
     const chunkStart = fileOffset;

@@ -79,8 +79,14 @@ function openChecked(given: string, flags: number): { fd: number; stat: Stats; p
   }
 }
 
+/** A regular file opened by openRegularFile, handed to the readers of one analysis so that each need not open it again. */
+export interface OpenedFile {
+  fd: number;
+  stat: Stats;
+}
+
 /** Opens a regular file for reading, never through a link and never blocking; throws OpenError. */
-export function openRegularFile(path: string): { fd: number; stat: Stats } {
+export function openRegularFile(path: string): OpenedFile {
   const { fd, stat } = openChecked(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   if (!stat.isFile()) {
     closeSync(fd);

@@ -5,7 +5,7 @@ import { sniffFirstRow } from './format-sniff';
 import type { CaptureObserver } from './observers';
 import { readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
-import { openRegularFile } from './safe-open';
+import { type OpenedFile, openRegularFile } from './safe-open';
 
 export type FileFormat = 'transcript' | 'stream-json' | 'sse';
 
@@ -32,20 +32,23 @@ export function detectFormat(path: string): FileFormat {
   return readHead(path).format;
 }
 
-/** detectFormat, and whether the file opens as a JSON document (FileHead). */
-export function readHead(path: string): FileHead {
+/** The peek's buffer, one per thread (reading is synchronous; the text is decoded before the next peek). */
+let peek: Buffer | null = null;
+
+/** detectFormat, and whether the file opens as a JSON document (FileHead); `given`: the file already open (its owner closes it). */
+export function readHead(path: string, given?: OpenedFile): FileHead {
   if (path.endsWith('.sse')) return { format: 'sse', documentStart: false };
   const fallback: FileHead = { format: path.endsWith('.ndjson') ? 'stream-json' : 'transcript', documentStart: false };
   let fd: number;
   try {
     // Non-blocking, regular files only: a FIFO named *.jsonl must not hang the peek.
-    fd = openRegularFile(path).fd;
+    fd = given?.fd ?? openRegularFile(path).fd;
   } catch {
     return fallback; // the reader reports why
   }
   try {
     // A small peek: this runs on every file, and the first row's type is near its start.
-    const buf = Buffer.alloc(4096);
+    const buf = (peek ??= Buffer.allocUnsafe(4096));
     let text: string;
     try {
       text = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8');
@@ -70,7 +73,7 @@ export function readHead(path: string): FileHead {
     if (type === 'stream_event' || type === 'result' || (type === 'system' && subtype === 'init')) return { format: 'stream-json', documentStart: false };
     return fallback;
   } finally {
-    closeSync(fd);
+    if (given === undefined) closeSync(fd);
   }
 }
 

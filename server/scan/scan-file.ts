@@ -12,6 +12,7 @@ import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { QUIET_PERIOD_MS, readJsonRows, type ScanFailure } from './read-json-rows';
 import type { LineStarts } from './read-lines';
+import type { OpenedFile } from './safe-open';
 import type { TranscriptFile } from './transcript-model';
 
 export type { ScanFailure };
@@ -65,6 +66,8 @@ export interface ScanOptions {
    * first, skipping a line-by-line reading that would fail at its first line. The outcome is the same either way.
    */
   documentFirst?: boolean;
+  /** The file already open (analyse-file.ts opens it once for every reader; it closes it). */
+  opened?: OpenedFile;
 }
 
 /**
@@ -123,7 +126,7 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   // Salvage reads a damaged first line's rows instead of failing at it: the usual order.
   const documentFirst = options.documentFirst === true && options.salvage !== true;
   if (documentFirst) {
-    const document = scanDocument(path, context);
+    const document = scanDocument(path, context, options.opened);
     if (document !== null) return document;
   }
   let firstLine = 0;
@@ -152,7 +155,7 @@ export function scanFile(path: string, options: ScanOptions = {}): FileScan {
   if (rows.status === 'failed' && failure !== null) return { status: 'failed', failure, bytes: rows.bytes };
   // The first non-blank line is not a JSON value on its own: the file may be one pretty-printed document.
   if (rows.status === 'failed' && firstLine === 0 && rows.failure.code === 'malformed_json') {
-    const document = documentFirst ? null : scanDocument(path, context);
+    const document = documentFirst ? null : scanDocument(path, context, options.opened);
     if (document !== null) return document;
     // Not JSON at all: Gemini CLI's Markdown export is recognised by its first line (a role heading), and refused.
     if (firstText !== null && GEMINI_MARKDOWN_HEADING.test(firstText))
@@ -197,8 +200,8 @@ function scanStorageSession(storage: { root: string; projectId: string; sessionI
 }
 
 /** The file read whole as one JSON document and handed to the document adapter that claims it; null when it is not one document. */
-function scanDocument(path: string, context: AdapterContext): FileScan | null {
-  const doc = readJsonDocument(path);
+function scanDocument(path: string, context: AdapterContext, opened?: OpenedFile): FileScan | null {
+  const doc = readJsonDocument(path, opened);
   if (doc.status === 'not_a_document') return null;
   if (doc.status === 'failed') return { status: 'failed', failure: doc.failure, bytes: doc.bytes };
   return readDocument(doc, context);

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
 import { inspectParsed, MAX_NESTING_DEPTH } from '../duplicate-keys';
 import { LineStarts, MAX_LINE_BYTES } from '../read-lines';
-import { OpenError, openRegularFile } from '../safe-open';
+import { OpenError, type OpenedFile, openRegularFile } from '../safe-open';
 import type { TranscriptFile } from '../transcript-model';
 import { type AdapterFailure, DOCUMENT_LINE_DEPTH, type JsonDocument } from './adapter';
 
@@ -39,19 +39,20 @@ function bufferOf(size: number): Buffer {
 }
 
 /**
- * Whether `bytes` hold a `\u` escape of a character above U+007F, which a Latin-1 view would tell apart from the
- * same character written raw (the escape is one character, the raw UTF-8 two to four). Counts a `\u` that is
- * itself escaped (`\\u`) too: a needless UTF-8 decoding, never a missed one.
+ * Whether JSON text holds a `\u` escape of a character above U+007F, which a Latin-1 view would tell apart from the
+ * same character written raw (the escape is one character, the raw UTF-8 two to four). Counts a `\u` that is itself
+ * escaped (`\\u`) too: a needless UTF-8 decoding, never a missed one.
  */
-function hasWideEscape(bytes: Buffer): boolean {
-  for (let at = bytes.indexOf(BACKSLASH_U); at !== -1; at = bytes.indexOf(BACKSLASH_U, at + 2)) {
+function hasWideEscape(text: string): boolean {
+  for (let at = text.indexOf('\\u'); at !== -1; at = text.indexOf('\\u', at + 2)) {
     // Below U+0080 is `00` and a digit 0–7 (the \u001b of terminal colours, the commonest escape).
-    const c4 = bytes[at + 4]!;
-    if (bytes[at + 2] !== 0x30 || bytes[at + 3] !== 0x30 || c4 < 0x30 || c4 > 0x37) return true;
+    const c4 = text.charCodeAt(at + 4);
+    if (text.charCodeAt(at + 2) !== 0x30 || text.charCodeAt(at + 3) !== 0x30 || c4 < 0x30 || c4 > 0x37) return true;
   }
   return false;
 }
-const BACKSLASH_U = Buffer.from('\\u');
+/** Thrown by parseInPieces when a Latin-1 view meets a wide escape (hasWideEscape). */
+const WIDE = Symbol('wide escape');
 
 /**
  * Reads a file as one JSON document (pretty-printed OpenCode exports, Gemini CLI chats), fail
@@ -72,16 +73,15 @@ const BACKSLASH_U = Buffer.from('\\u');
  * which the index hashes; ids and tool names) are decoded from their view afterwards (decodeViewStrings), so the
  * view never leaves the scanner.
  */
-export function readJsonDocument(path: string): DocumentRead {
-  let fd: number;
-  let size: number;
+export function readJsonDocument(path: string, given?: OpenedFile): DocumentRead {
+  let opened: OpenedFile;
   try {
-    const opened = openRegularFile(path);
-    fd = opened.fd;
-    size = opened.stat.size;
+    opened = given ?? openRegularFile(path);
   } catch (error) {
     return { status: 'failed', failure: { code: error instanceof OpenError ? error.problem : 'unreadable', line: null }, bytes: 0 };
   }
+  const { fd } = opened;
+  const { size } = opened.stat;
   let bytes: Buffer;
   try {
     if (size > MAX_DOCUMENT_BYTES) return { status: 'not_a_document' };
@@ -96,14 +96,19 @@ export function readJsonDocument(path: string): DocumentRead {
   } catch {
     return { status: 'failed', failure: { code: 'unreadable', line: null }, bytes: 0 };
   } finally {
-    closeSync(fd);
+    if (opened !== given) closeSync(fd);
   }
   const ascii = isAscii(bytes);
   if (!ascii && !isUtf8(bytes)) return { status: 'not_a_document' };
-  const latin1View = !ascii && !hasWideEscape(bytes);
-  const shape = documentShape(bytes, latin1View);
+  let latin1View = !ascii;
+  let shape = documentShape(bytes, latin1View);
   if (shape === null) return { status: 'not_a_document' };
-  const value = parseInPieces(bytes, shape, latin1View);
+  let value = parseInPieces(bytes, shape, latin1View);
+  if (value === WIDE) {
+    latin1View = false;
+    shape = documentShape(bytes, false)!;
+    value = parseInPieces(bytes, shape, false);
+  }
   if (value === null || typeof value !== 'object') return { status: 'not_a_document' };
   const keys = inspectParsed(value);
   if (keys === 'too_deep') return { status: 'failed', failure: { code: 'nesting_too_deep', line: shape.firstLine }, bytes: size };
@@ -126,8 +131,12 @@ const textOf = (bytes: Buffer, start: number, end: number, latin1View: boolean) 
  * each file (66 MB of OpenCode exports: 0.19 s of page faults for their views, 0.05 s for their pieces).
  */
 function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean): unknown {
+  const parse = (text: string) => {
+    if (latin1View && hasWideEscape(text)) throw WIDE;
+    return JSON.parse(text);
+  };
   try {
-    if (shape.pieces.length === 0) return JSON.parse(textOf(bytes, 0, bytes.length, latin1View));
+    if (shape.pieces.length === 0) return parse(textOf(bytes, 0, bytes.length, latin1View));
     const skeleton: string[] = [];
     let at = 0;
     for (const piece of shape.pieces) {
@@ -136,16 +145,16 @@ function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean)
       at = piece.end;
     }
     skeleton.push(textOf(bytes, at, bytes.length, latin1View));
-    const root: unknown = JSON.parse(skeleton.join(''));
+    const root: unknown = parse(skeleton.join(''));
     for (const piece of shape.pieces) {
       const array = isPlainObject(root) && Object.hasOwn(root, piece.key) ? root[piece.key] : undefined;
       // A key the root holds twice: JSON.parse kept the last; read whole, to be failed for the duplicate.
-      if (!Array.isArray(array) || array[piece.index] !== 0) return JSON.parse(textOf(bytes, 0, bytes.length, latin1View));
-      array[piece.index] = JSON.parse(textOf(bytes, piece.start, piece.end, latin1View));
+      if (!Array.isArray(array) || array[piece.index] !== 0) return parse(textOf(bytes, 0, bytes.length, latin1View));
+      array[piece.index] = parse(textOf(bytes, piece.start, piece.end, latin1View));
     }
     return root;
-  } catch {
-    return undefined;
+  } catch (error) {
+    return error === WIDE ? WIDE : undefined;
   }
 }
 
