@@ -89,8 +89,12 @@ export interface JsonDocument {
   endsWithNewline: boolean;
 }
 
-/** Objects nested up to this depth (the root is 0) have their opening brace's line recorded. */
-export const DOCUMENT_LINE_DEPTH = 6;
+/**
+ * Objects nested up to this depth (the root is 0) have their opening brace's line recorded: the deepest an adapter
+ * asks for (`messages[i].parts[j]`, `messages[i].toolCalls[j]`). Each deeper level (a part's state, its input) cost
+ * a path and a map entry per object for nothing.
+ */
+export const DOCUMENT_LINE_DEPTH = 4;
 
 export interface DocumentAdapter {
   readonly agent: Agent;
