@@ -4,12 +4,28 @@ import { describe, expect, it } from 'vitest';
 import { documentOfText, exportDocument, objectLines, stringifiedLines } from '../../server/scan/agents/read-document';
 import { MAX_NESTING_DEPTH } from '../../server/scan/duplicate-keys';
 import { digestBytes } from '../../server/scan/evidence-digest';
+import { LineStarts } from '../../server/scan/read-lines';
 
 /**
  * A session of OpenCode's database is read from its value (issue 38/34: no text scan): the line of each object's
  * opening brace is computed from the value's structure. It must be exactly what scanning the printed export finds.
  */
 const printed = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+/** Where each line that holds anything starts, counted apart from the scanner: split at every \n. */
+function lineStartsOf(bytes: Buffer): LineStarts {
+  const starts = new LineStarts();
+  let offset = 0;
+  const lines = bytes.toString('latin1').split('\n');
+  lines.forEach((text, i) => {
+    const last = i === lines.length - 1;
+    if (text.length > 0) starts.push(i + 1, offset, text.length + (last ? 0 : 1));
+    offset += text.length + 1;
+  });
+  starts.count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  starts.endOfData = bytes.length;
+  return starts;
+}
 const scanned = (v: unknown) => {
   const { lines, firstLine } = objectLines(printed(v));
   return { lines, firstLine };
@@ -70,13 +86,21 @@ describe("an export's object lines from its value", () => {
       expect(built.document.lineCount).toBe(text.split('\n').length - 1);
       expect(built.document.endsWithNewline).toBe(true);
       // Digests of object lines (computed from the value), of other lines (from the text, made on demand), of both.
-      const reference = documentOfText(value, bytes, text).lineStarts;
+      const reference = lineStartsOf(bytes);
+      expect(documentOfText(value, bytes).lineStarts).toEqual(reference);
       const objects = [...(stringifiedLines(value) as { lines: Map<string, number> }).lines.values()];
       const count = built.document.lineCount;
       for (const lines of [objects, [objects.at(-1)!, objects[0]!], [count], [2, count - 1, objects.at(-1)!]]) {
         const wanted = lines.filter((l) => reference.span(l)[1] > reference.span(l)[0]);
         expect(built.digest!(wanted)).toBe(digestBytes(bytes, reference, wanted));
       }
+    }
+  });
+
+  it("the scan's line starts are every non-empty line's, with or without a last newline, blank lines and \\r\\n", () => {
+    for (const text of ['{"a": 1}', '{"a": 1}\n', '\n\n{\n  "a": [\n\n    1\n  ]\n}\n\n', '{\r\n  "a": 1\r\n}\r\n', ' \n{}', '{}\n \n']) {
+      const bytes = Buffer.from(text);
+      expect(documentOfText(JSON.parse(text), bytes).lineStarts, JSON.stringify(text)).toEqual(lineStartsOf(bytes));
     }
   });
 

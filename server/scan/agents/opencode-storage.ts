@@ -198,7 +198,7 @@ export function readStorageSession(root: string, projectId: string, sessionId: s
   const text = `${JSON.stringify(value, null, 2)}\n`;
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length > MAX_DOCUMENT_BYTES) return failed({ code: 'line_too_long', piece: null });
-  return { status: 'ok', ...documentOfText(value, bytes, text), text: bytes };
+  return { status: 'ok', ...documentOfText(value, bytes), text: bytes };
 }
 
 /**

@@ -25,6 +25,14 @@ export type DocumentRead =
 
 const SEP = '\u0000';
 
+/** A path's key in a document's line map (segments joined by SEP), built without Array.join's generic conversion: adapters ask once per message and part. */
+function pathKey(path: readonly (string | number)[]): string {
+  if (path.length === 0) return '';
+  let key = `${path[0]}`;
+  for (let i = 1; i < path.length; i++) key += SEP + path[i];
+  return key;
+}
+
 /**
  * One read buffer per thread for documents up to REUSED_BYTES, grown as needed: a fresh buffer per file cost a page
  * fault on every page of every file (the bytes are not kept: line starts are offsets, digests re-read the file).
@@ -113,7 +121,7 @@ export function readJsonDocument(path: string, given?: OpenedFile): DocumentRead
   const keys = inspectParsed(value);
   if (keys === 'too_deep') return { status: 'failed', failure: { code: 'nesting_too_deep', line: shape.firstLine }, bytes: size };
   if (shape.keys !== keys) return { status: 'failed', failure: { code: 'duplicate_key', line: shape.firstLine }, bytes: size };
-  return { status: 'ok', ...documentOfText(value, bytes, '', shape), latin1View };
+  return { status: 'ok', ...documentOfText(value, bytes, shape), latin1View };
 }
 
 /** A document's text as the reading parses it: its Latin-1 view (readJsonDocument), or decoded from UTF-8. */
@@ -200,30 +208,16 @@ export function decodeViewStrings(file: TranscriptFile): void {
 export function documentOfText(
   value: unknown,
   bytes: Buffer,
-  text: string,
-  braces = objectLines(text),
+  shape = documentShape(bytes, false)!,
 ): { document: JsonDocument; lineStarts: LineStarts; bytes: number } {
   const size = bytes.length;
-  const lineStarts = new LineStarts();
-  let line = 0;
-  let start = 0;
-  while (start < size) {
-    line++;
-    const nl = bytes.indexOf(0x0a, start);
-    const end = nl === -1 ? size : nl + 1;
-    if (end - start > (nl === -1 ? 0 : 1)) lineStarts.push(line, start, end - start);
-    start = end;
-  }
-  lineStarts.count = line;
-  lineStarts.endOfData = size;
-  const endsWithNewline = size > 0 && bytes[size - 1] === 0x0a;
   const document: JsonDocument = {
     value,
-    lineOf: (p) => braces.lines.get(p.join(SEP)) ?? null,
-    lineCount: line,
-    endsWithNewline,
+    lineOf: (p) => shape.lines.get(pathKey(p)) ?? null,
+    lineCount: shape.lineStarts.count,
+    endsWithNewline: size > 0 && bytes[size - 1] === 0x0a,
   };
-  return { document, lineStarts, bytes: size };
+  return { document, lineStarts: shape.lineStarts, bytes: size };
 }
 
 /**
@@ -252,7 +246,7 @@ export function exportDocument(value: unknown): BuiltDocument | 'too_deep' | 'to
   const lineStarts = new LineStarts();
   lineStarts.count = count;
   lineStarts.endOfData = size;
-  const document: JsonDocument = { value, lineOf: (p) => walk.lines.get(p.join(SEP)) ?? null, lineCount: count, endsWithNewline: true };
+  const document: JsonDocument = { value, lineOf: (p) => walk.lines.get(pathKey(p)) ?? null, lineCount: count, endsWithNewline: true };
   let printed: { text: string; lineStarts: LineStarts } | null = null;
   const digest = (lines: readonly number[]): string => {
     const texts = walk.texts!;
@@ -428,6 +422,8 @@ export interface DocumentShape {
   /** Object keys written, at any depth (JSON.parse keeps one of two equal keys: fewer parsed means a duplicate). */
   keys: number;
   pieces: Piece[];
+  /** Where each line that holds anything starts (evidence digests re-read them), every line counted. */
+  lineStarts: LineStarts;
 }
 
 /** The shape of `text` (valid JSON), read from its UTF-8 bytes. */
@@ -446,7 +442,9 @@ export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape
   const pieces: Piece[] = [];
   const stack: Frame[] = [];
   const n = bytes.length;
+  const lineStarts = new LineStarts();
   let line = 1;
+  let lineStart = 0;
   let firstLine = 0;
   let keys = 0;
   let expectKey = false;
@@ -466,7 +464,10 @@ export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape
   for (let i = 0; i < n; i++) {
     const c = bytes[i]!;
     if (c === 0x0a) {
+      // A line of its newline alone holds nothing a digest could need.
+      if (i > lineStart) lineStarts.push(line, lineStart, i + 1 - lineStart);
       line++;
+      lineStart = i + 1;
       // A pretty-printed document's indentation: passed over in a tight loop of its own.
       while (bytes[i + 1] === 0x20) i++;
     } else if (c === 0x22) {
@@ -508,7 +509,10 @@ export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape
       else if (top) top.index++;
     } else if (c === 0x3a) expectKey = false;
   }
-  return { lines, firstLine: firstLine || 1, keys, pieces };
+  if (lineStart < n) lineStarts.push(line, lineStart, n - lineStart);
+  lineStarts.count = lineStart === n ? line - 1 : line;
+  lineStarts.endOfData = n;
+  return { lines, firstLine: firstLine || 1, keys, pieces, lineStarts };
 }
 
 function isEscaped(bytes: Buffer, quoteAt: number): boolean {
