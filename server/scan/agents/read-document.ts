@@ -34,15 +34,16 @@ function pathKey(path: readonly (string | number)[]): string {
 }
 
 /**
- * One read buffer per thread for documents up to REUSED_BYTES, grown as needed: a fresh buffer per file cost a page
- * fault on every page of every file (the bytes are not kept: line starts are offsets, digests re-read the file).
+ * One read buffer per thread for documents up to REUSED_BYTES (as read-lines.ts keeps one for rows): a fresh buffer
+ * per file cost a page fault on every page of every file; a larger document, rarer, gets its own and parsing it
+ * outweighs its faults. The bytes are not kept: line starts are offsets, digests re-read the file.
  */
-const REUSED_BYTES = 32 * 1024 * 1024;
+const REUSED_BYTES = 4 * 1024 * 1024;
 let sharedBytes: Buffer | null = null;
 
 function bufferOf(size: number): Buffer {
   if (size > REUSED_BYTES) return Buffer.allocUnsafe(size);
-  if (sharedBytes === null || sharedBytes.length < size) sharedBytes = Buffer.allocUnsafe(Math.min(REUSED_BYTES, Math.max(size, 1 << 20) * 2));
+  sharedBytes ??= Buffer.allocUnsafe(REUSED_BYTES);
   return sharedBytes.subarray(0, size);
 }
 
