@@ -221,19 +221,30 @@ function endAttempt(a: Attempt): void {
 
 const chunkBuffer = (size: number) => Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, size)));
 
-/** Copies one file on this thread (`scan`: a command with no event loop to keep free). */
-function copyFileSync(job: CopyJob, deadline: number, onChunk: (() => void) | undefined): number {
+/**
+ * What the copy (copySteps) asks of its driver, answered with a count of bytes (0 for the rest): read or write a
+ * chunk, say a chunk is done (`onChunk`, with the attempt's number), wait between attempts. So the copy is written
+ * once, for `scan` on its thread (copyDatabaseSync) and for the index off the event loop (copyDatabase).
+ */
+type CopyIo =
+  | { read: number; buf: Buffer; at: number; length: number }
+  | { write: number; buf: Buffer; from: number; length: number }
+  | { chunk: number }
+  | { pause: number };
+
+/** Copies one file chunk by chunk into a new private file of ours; the bytes copied. */
+function* copyFileSteps(job: CopyJob, deadline: number, attempt: number): Generator<CopyIo, number, number> {
   const out = createPrivateFile(job.target);
   try {
     const buf = chunkBuffer(job.size);
     let done = 0;
     while (done < job.size) {
-      const n = readSync(job.fd, buf, 0, Math.min(buf.length, job.size - done), done);
+      const n = yield { read: job.fd, buf, at: done, length: Math.min(buf.length, job.size - done) };
       if (n === 0) break;
       let written = 0;
-      while (written < n) written += writeSync(out, buf, written, n - written);
+      while (written < n) written += yield { write: out, buf, from: written, length: n - written };
       done += n;
-      onChunk?.();
+      yield { chunk: attempt };
       if (Date.now() > deadline) throw new DatabaseReadError('database_busy');
     }
     return done;
@@ -242,31 +253,96 @@ function copyFileSync(job: CopyJob, deadline: number, onChunk: (() => void) | un
   }
 }
 
+/**
+ * Copies the database (and its `-wal`) into a new private folder and opens the copy, in up to `attempts` tries: a
+ * try whose files did not hold still is thrown away and the next waits a little longer; the last fails
+ * `database_busy`. The user's files are only ever read; nothing is created beside them.
+ */
+function* copySteps(path: string, options: CopyOptions): Generator<CopyIo, DatabaseCopy, number> {
+  const attempts = options.attempts ?? COPY_ATTEMPTS;
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const { dir, remove } = newCopyFolder();
+    let bytes: number | null = null;
+    try {
+      const a = beginAttempt(path, dir, options);
+      if (a !== null) {
+        try {
+          const deadline = Date.now() + (options.timeMs ?? COPY_TIME_MS);
+          let n = 0;
+          for (const job of a.jobs) n += yield* copyFileSteps(job, deadline, attempt);
+          if (heldStill(a)) bytes = n;
+        } finally {
+          endAttempt(a);
+        }
+      }
+    } catch (error) {
+      remove();
+      throw error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
+    }
+    if (bytes !== null) return openCopy(dir, bytes, attempt, remove);
+    remove();
+    if (attempt < attempts) yield { pause: 50 * attempt };
+  }
+  throw new DatabaseReadError('database_busy');
+}
+
+/**
+ * Runs steps to their end, answering each with `perform`: on this thread while it answers at once, awaiting it when it
+ * answers with a promise. An error of `perform` is thrown into the steps, where it would have been thrown.
+ */
+function drive<T>(steps: Generator<CopyIo, T, number>, perform: (io: CopyIo) => number | Promise<number>): T | Promise<T> {
+  const run = (resume: () => IteratorResult<CopyIo, T>): T | Promise<T> => {
+    let next = resume();
+    while (!next.done) {
+      let answer: number | Promise<number>;
+      try {
+        answer = perform(next.value);
+      } catch (error) {
+        next = steps.throw(error);
+        continue;
+      }
+      if (typeof answer !== 'number')
+        return answer.then(
+          (n) => run(() => steps.next(n)),
+          (error: unknown) => run(() => steps.throw(error)),
+        );
+      next = steps.next(answer);
+    }
+    return next.value;
+  };
+  return run(() => steps.next());
+}
+
 const readAsync = promisify(read);
 const writeAsync = promisify(write);
 
+/** The copy on this thread (`scan`: a command with no event loop to keep free); throws DatabaseReadError. */
+export function copyDatabaseSync(path: string, options: CopyOptions = {}): DatabaseCopy {
+  // Every answer is a number: drive returns the copy itself.
+  return drive(copySteps(path, options), (io) => {
+    if ('read' in io) return readSync(io.read, io.buf, 0, io.length, io.at);
+    if ('write' in io) return writeSync(io.write, io.buf, io.from, io.length);
+    if ('chunk' in io) void options.onChunk?.(io.chunk);
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, io.pause);
+    return 0;
+  }) as DatabaseCopy;
+}
+
 /**
- * Copies one file without holding the event loop (the index, and so `serve`): every chunk is read and
- * written by libuv's thread pool, the same descriptors, bounds and checks as the synchronous copy.
+ * The same copy for the index, off the event loop: the bytes move through libuv's thread pool and the
+ * retries wait on timers, so the thread that plans (the server's index thread, or a server's own thread
+ * for a database in memory) keeps answering while a large database is copied. Only the recovery of the
+ * copied `-wal` (SQLite, synchronous) runs on the thread, in time bounded by the `-wal`'s size.
  */
-async function copyFileAsync(job: CopyJob, deadline: number, onChunk: (() => void | Promise<void>) | undefined): Promise<number> {
-  const out = createPrivateFile(job.target);
-  try {
-    const buf = chunkBuffer(job.size);
-    let done = 0;
-    while (done < job.size) {
-      const { bytesRead: n } = await readAsync(job.fd, buf, 0, Math.min(buf.length, job.size - done), done);
-      if (n === 0) break;
-      let written = 0;
-      while (written < n) written += (await writeAsync(out, buf, written, n - written)).bytesWritten;
-      done += n;
-      await onChunk?.();
-      if (Date.now() > deadline) throw new DatabaseReadError('database_busy');
-    }
-    return done;
-  } finally {
-    closeSync(out);
-  }
+export async function copyDatabase(path: string, options: CopyOptions = {}): Promise<DatabaseCopy> {
+  const hook = options.onChunk ?? databaseCopyTestHook.onChunk ?? undefined;
+  return await drive(copySteps(path, options), async (io) => {
+    if ('read' in io) return (await readAsync(io.read, io.buf, 0, io.length, io.at)).bytesRead;
+    if ('write' in io) return (await writeAsync(io.write, io.buf, io.from, io.length)).bytesWritten;
+    if ('chunk' in io) await hook?.(io.chunk);
+    else await sleep(io.pause);
+    return 0;
+  });
 }
 
 /** Opens our copy (recovering its copied `-wal`), folded into one read-only file; deletes the folder when it cannot. */
@@ -304,75 +380,6 @@ const newCopyFolder = () => {
   const dir = mkdtempSync(join(tmpdir(), 'tcf-opencode-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 };
-
-/**
- * Copies the database (and its `-wal`) into a new private folder and opens the copy, on this thread
- * (`scan`); throws DatabaseReadError. The user's files are only ever read; nothing is created beside them.
- */
-export function copyDatabaseSync(path: string, options: CopyOptions = {}): DatabaseCopy {
-  const attempts = options.attempts ?? COPY_ATTEMPTS;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const { dir, remove } = newCopyFolder();
-    let bytes: number | null = null;
-    try {
-      const a = beginAttempt(path, dir, options);
-      if (a !== null) {
-        try {
-          const deadline = Date.now() + (options.timeMs ?? COPY_TIME_MS);
-          const onChunk = options.onChunk && (() => void options.onChunk!(attempt));
-          let n = 0;
-          for (const job of a.jobs) n += copyFileSync(job, deadline, onChunk);
-          if (heldStill(a)) bytes = n;
-        } finally {
-          endAttempt(a);
-        }
-      }
-    } catch (error) {
-      remove();
-      throw error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
-    }
-    if (bytes !== null) return openCopy(dir, bytes, attempt, remove);
-    remove();
-    if (attempt < attempts) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
-  }
-  throw new DatabaseReadError('database_busy');
-}
-
-/**
- * The same copy for the index, off the event loop: the bytes move through libuv's thread pool and the
- * retries wait on timers, so the thread that plans (the server's index thread, or a server's own thread
- * for a database in memory) keeps answering while a large database is copied. Only the recovery of the
- * copied `-wal` (SQLite, synchronous) runs on the thread, in time bounded by the `-wal`'s size.
- */
-export async function copyDatabase(path: string, options: CopyOptions = {}): Promise<DatabaseCopy> {
-  const attempts = options.attempts ?? COPY_ATTEMPTS;
-  const hook = options.onChunk ?? databaseCopyTestHook.onChunk ?? undefined;
-  for (let attempt = 1; attempt <= attempts; attempt++) {
-    const { dir, remove } = newCopyFolder();
-    let bytes: number | null = null;
-    try {
-      const a = beginAttempt(path, dir, options);
-      if (a !== null) {
-        try {
-          const deadline = Date.now() + (options.timeMs ?? COPY_TIME_MS);
-          const onChunk = hook && (() => hook(attempt));
-          let n = 0;
-          for (const job of a.jobs) n += await copyFileAsync(job, deadline, onChunk);
-          if (heldStill(a)) bytes = n;
-        } finally {
-          endAttempt(a);
-        }
-      }
-    } catch (error) {
-      remove();
-      throw error instanceof DatabaseReadError ? error : new DatabaseReadError('unreadable');
-    }
-    if (bytes !== null) return openCopy(dir, bytes, attempt, remove);
-    remove();
-    if (attempt < attempts) await sleep(50 * attempt);
-  }
-  throw new DatabaseReadError('database_busy');
-}
 
 /** Declared type affinity a column must have: TEXT for ids and JSON, INTEGER for times and counts, REAL for cost. */
 function expectedType(column: string): string {
