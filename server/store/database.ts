@@ -33,11 +33,67 @@ interface Migration {
   sql: string;
 }
 
+let migrationList: Migration[] | null = null;
+
+/** The numbered migrations, read once per process (every open asked twice: to migrate, and to refuse a newer schema). */
 function migrations(): Migration[] {
-  return readdirSync(migrationsDir)
+  migrationList ??= readdirSync(migrationsDir)
     .filter((name) => /^\d{3}_[a-z0-9_]+\.sql$/.test(name))
     .sort()
     .map((name) => ({ version: Number(name.slice(0, 3)), sql: readFileSync(join(migrationsDir, name), 'utf8') }));
+  return migrationList;
+}
+
+/**
+ * `schema.sql`: what the migrations make of an empty database (its tables, indexes and the rows they seed), written
+ * by `npm run schema` (schemaSnapshot). A new database is made from it in one step, then any later migration runs:
+ * the 19 migrations each re-read the schema as they change it (015 drops and renames columns), 19 ms of a new index's
+ * start against 2 ms. test/store/schema-snapshot.test.ts holds it to the migrations' result.
+ */
+const SNAPSHOT_PATH = join(migrationsDir, '../schema.sql');
+const SNAPSHOT_VERSION = /^-- version: (\d+)$/m;
+
+function snapshot(): Migration | null {
+  let sql: string;
+  try {
+    sql = readFileSync(SNAPSHOT_PATH, 'utf8');
+  } catch {
+    return null;
+  }
+  const version = SNAPSHOT_VERSION.exec(sql);
+  return version ? { version: Number(version[1]), sql } : null;
+}
+
+const TYPE_ORDER = "CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END";
+
+/**
+ * A migrated database's schema as SQL that makes it again: its CREATE statements as SQLite keeps them (tables, then
+ * indexes, views, triggers, each in the order made) and an INSERT per row of every table holding any (the
+ * vocabularies migrations seed), in the order of their columns' values. Applied to an empty database it gives the same snapshot back (the test checks).
+ */
+export function schemaSnapshot(db: Db): string {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const out = [
+    `-- What migrations 001-${String(version).padStart(3, '0')} make of an empty database: written by \`npm run schema\`, never by hand.`,
+    `-- version: ${version}`,
+  ];
+  const objects = db
+    .prepare<[], { type: string; name: string; sql: string }>(
+      `SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY ${TYPE_ORDER}, rowid`,
+    )
+    .all();
+  for (const o of objects) out.push(`${o.sql};`);
+  for (const { name } of objects.filter((o) => o.type === 'table')) {
+    const columns = db
+      .prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}')`)
+      .all()
+      .map((c) => `"${c.name}"`);
+    const values = db
+      .prepare<[], { row: string }>(`SELECT ${columns.map((c) => `quote(${c})`).join(" || ', ' || ")} AS row FROM "${name}" ORDER BY ${columns.join(', ')}`)
+      .all();
+    for (const { row } of values) out.push(`INSERT INTO "${name}" (${columns.join(', ')}) VALUES (${row});`);
+  }
+  return `${out.join('\n')}\n`;
 }
 
 /**
@@ -177,7 +233,35 @@ function checkNotFuture(db: Db): void {
   }
 }
 
-function migrate(db: Db): void {
+/** schemaSnapshot of a new in-memory database made by the migrations alone. */
+function migratedSnapshot(): string {
+  const db = connect(':memory:');
+  try {
+    db.pragma('foreign_keys = ON');
+    migrate(db, false);
+    return schemaSnapshot(db);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * What `npm run schema` writes to schema.sql: the migrations' snapshot, less the rows a migration seeds at random
+ * (told apart by making it twice: the lines that differ), which RESEEDED makes again for each database.
+ */
+export function snapshotFromMigrations(): { sql: string; random: string[] } {
+  const a = migratedSnapshot().split('\n');
+  const b = new Set(migratedSnapshot().split('\n'));
+  const random = a.filter((line) => !b.has(line));
+  if (random.some((line) => !line.startsWith('INSERT '))) throw new Error('two new databases differ in more than their rows');
+  return { sql: a.filter((line) => b.has(line)).join('\n'), random };
+}
+
+/** Migrations that seed a value at random (022: the index's own id), run again on a database made from schema.sql. */
+const RESEEDED: readonly number[] = [22];
+
+/** Applies the pending migrations; an empty database is made from schema.sql first (`fromSnapshot`, off only in its test). */
+export function migrate(db: Db, fromSnapshot = true): void {
   const all = migrations();
   const latest = all.reduce((v, m) => Math.max(v, m.version), 0);
   if ((db.pragma('user_version', { simple: true }) as number) >= latest) return;
@@ -190,8 +274,15 @@ function migrate(db: Db): void {
   try {
     db.transaction(() => {
       // Another process may have migrated between our read and our lock: read again, under the lock.
-      const current = db.pragma('user_version', { simple: true }) as number;
+      let current = db.pragma('user_version', { simple: true }) as number;
       if (current > latest) checkNotFuture(db);
+      const made = fromSnapshot ? snapshot() : null;
+      if (current === 0 && made !== null && made.version <= latest && db.prepare('SELECT count(*) FROM sqlite_master').pluck().get() === 0) {
+        db.exec(made.sql);
+        for (const m of all) if (RESEEDED.includes(m.version) && m.version <= made.version) db.exec(m.sql);
+        db.pragma(`user_version = ${made.version}`);
+        current = made.version;
+      }
       for (const m of all.filter((m) => m.version > current)) {
         db.exec(m.sql);
         db.pragma(`user_version = ${m.version}`);

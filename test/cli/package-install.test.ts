@@ -71,6 +71,9 @@ describe('the packed and installed command', () => {
     expect(existsSync(join(prefix, 'bin', 'tcf'))).toBe(true);
     expect(existsSync(join(installed, 'web/dist/index.html'))).toBe(true);
     expect(existsSync(join(installed, 'dist/cli/main.mjs'))).toBe(true);
+    // A new index database is made from the schema's snapshot (server/store/database.ts), and migrated past it.
+    expect(existsSync(join(installed, 'server/store/schema.sql'))).toBe(true);
+    expect(existsSync(join(installed, 'server/store/migrations/001_initial.sql'))).toBe(true);
     expect(existsSync(join(installed, 'server/cli/main.ts'))).toBe(false);
     expect(existsSync(join(installed, 'web/src'))).toBe(false);
     for (const tool of ['vite', 'esbuild', 'typescript', 'tsx', 'react', 'recharts', 'vitest']) {
