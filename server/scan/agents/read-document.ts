@@ -321,6 +321,21 @@ function scalarBytes(v: unknown): number {
   return 4;
 }
 
+/** A member JSON.stringify leaves out of an object. */
+const leftOut = (v: unknown) => v === undefined || typeof v === 'function' || typeof v === 'symbol';
+
+/** Bytes of keys as printed, kept per thread: a session's objects repeat a few dozen keys (a bound keeps odd ones from piling up). */
+const keySizes = new Map<string, number>();
+function keyBytes(k: string): number {
+  let n = keySizes.get(k);
+  if (n === undefined) {
+    n = stringBytes(k);
+    if (keySizes.size >= 4096) keySizes.clear();
+    keySizes.set(k, n);
+  }
+  return n;
+}
+
 /** The indentation of a line `depth` containers deep. */
 const indent = (depth: number) => ' '.repeat(2 * depth);
 
@@ -351,31 +366,32 @@ function stringifiedSpan(v: unknown, line: number, path: string | null, depth: n
     return at - line + 1;
   }
   if (walk.firstLine === 0) walk.firstLine = line;
-  // Own enumerable keys, in JSON.stringify's order (for…in would add inherited ones), less those it leaves out.
-  const keys = Object.keys(v).filter((k) => {
-    const child = (v as Record<string, unknown>)[k];
-    return child !== undefined && typeof child !== 'function' && typeof child !== 'symbol';
-  });
-  walk.bytes += keys.length === 0 ? 2 : 1 + keys.length;
-  for (const k of keys) walk.bytes += stringBytes(k) + 1;
+  // Own enumerable keys, in JSON.stringify's order (for…in would add inherited ones), less those it leaves out
+  // (never in parsed JSON: counted in place rather than filtered into a new array for every object).
+  const object = v as Record<string, unknown>;
+  const keys = Object.keys(object);
+  let kept = 0;
+  let lastKept = -1;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (leftOut(object[k])) continue;
+    kept++;
+    lastKept = i;
+    walk.bytes += keyBytes(k) + 1;
+  }
+  walk.bytes += kept === 0 ? 2 : 1 + kept;
   if (path !== null) {
     walk.lines.set(path, line);
     if (walk.texts !== null) {
       const head = `${indent(depth)}${key === null ? '' : `${JSON.stringify(key)}: `}`;
-      walk.texts.set(line, keys.length === 0 ? `${head}{}${last ? '' : ','}\n` : `${head}{\n`);
+      walk.texts.set(line, kept === 0 ? `${head}{}${last ? '' : ','}\n` : `${head}{\n`);
     }
   }
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
-    const n = stringifiedSpan(
-      (v as Record<string, unknown>)[k],
-      at,
-      below ? (depth === 0 ? k : path + SEP + k) : null,
-      depth + 1,
-      walk,
-      k,
-      i === keys.length - 1,
-    );
+    const child = object[k];
+    if (leftOut(child)) continue;
+    const n = stringifiedSpan(child, at, below ? (depth === 0 ? k : path + SEP + k) : null, depth + 1, walk, k, i === lastKept);
     if (n < 0) return -1;
     at += n;
     walk.extra += 2 + 2 * (depth + 1);
