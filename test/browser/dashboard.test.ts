@@ -5,7 +5,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { addRoot } from '../../server/store/roots';
-import type { ModelRatesResponse, RegressionsResponse, SummaryResponse, TimelineResponse, VersionRatesResponse } from '../../shared/api-schemas';
+import type {
+  ModelRatesResponse,
+  RegressionsResponse,
+  SummaryResponse,
+  TimelineResponse,
+  VersionEffortResponse,
+  VersionModelResponse,
+  VersionRatesResponse,
+} from '../../shared/api-schemas';
 import { FINDING_CODES } from '../../shared/finding-codes';
 import { expandRates } from '../../shared/sparse-rates';
 import { requireChromiumOrSkip, reusedTab } from '../support/browser';
@@ -156,6 +164,25 @@ describe.runIf(requireChromiumOrSkip('dashboard in a real browser'))('dashboard 
     expect(await page.locator('[data-testid="models-chart"] .recharts-bar-rectangle').count()).toBe(models.rows.filter((r) => count(r, code) > 0).length);
     expect(await page.locator('[data-testid="versions-chart"] .recharts-errorBar').count()).toBe(versions.rows.filter((r) => count(r, code) > 0).length);
     expect(await page.locator('[data-testid="versions-chart"] .recharts-errorBar').count()).toBeGreaterThan(0);
+    // The folded cross tables: version × model, a row per version with the code's findings; version × effort, a row per
+    // version; a column per model or effort the answer holds (`unknown` for none), as the API says.
+    const byModel = await api<VersionModelResponse>('/api/version-models');
+    const byEffort = await api<VersionEffortResponse>('/api/version-efforts');
+    const versionKey = (r: { agent: string; version: string | null }) => `${r.agent} ${r.version}`;
+    const shape = async (testId: string) => {
+      const table = page.getByTestId(testId);
+      await table.waitFor({ state: 'attached' });
+      return { rows: await table.locator('tbody tr').count(), columns: (await table.locator('thead th').count()) - 1 };
+    };
+    expect(await shape('version-model-table')).toEqual({
+      rows: new Set(byModel.rows.filter((r) => count(r, code) > 0).map(versionKey)).size,
+      columns: new Set(byModel.rows.map((r) => r.model ?? 'unknown')).size,
+    });
+    expect(byEffort.rows.length).toBeGreaterThan(0);
+    expect(await shape('version-effort-table')).toEqual({
+      rows: new Set(byEffort.rows.map(versionKey)).size,
+      columns: new Set(byEffort.rows.map((r) => r.effort ?? 'unknown')).size,
+    });
   });
 
   it('draws rates by effort, how turns end by effort and for the last turn only, and filters by effort (issue 33)', async () => {

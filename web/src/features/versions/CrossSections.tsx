@@ -21,22 +21,14 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
         <Section title={`${codeLabel(code)}: version × effort`}>
           <Loaded query={crossEfforts} height={60}>
             {(data) => {
+              const versions = [...new Set(data.rows.map(versionOf))];
               const names = [...new Set(data.rows.map((r) => r.effort ?? 'unknown'))];
-              const versionsWithRows = [...new Set(data.rows.map(versionOf))];
               return (
-                <details>
-                  <summary>{`${versionsWithRows.length} version${versionsWithRows.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}</summary>
-                  <VersionCrossTable
-                    rows={data.rows}
-                    column="effort"
-                    columns={names}
-                    versions={versionsWithRows}
-                    code={code}
-                    versionOf={versionOf}
-                    testId="version-effort-table"
-                  />
-                  <ViewAsData api={`/api/version-efforts${qs}`} />
-                </details>
+                <FoldedCrossTable
+                  summary={`${versions.length} version${versions.length === 1 ? '' : 's'} by effort (${names.join(', ') || 'none'})`}
+                  table={{ rows: data.rows, column: 'effort', versions, code, versionOf, testId: 'version-effort-table' }}
+                  api={`/api/version-efforts${qs}`}
+                />
               );
             }}
           </Loaded>
@@ -45,27 +37,18 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
       <Section title={`${codeLabel(code)}: version × model`}>
         <Loaded query={cross} height={60}>
           {(data) => {
-            const crossModels = [...new Set(data.rows.map((r) => r.model ?? 'unknown'))];
             const withCode = data.rows.filter((r) => (r.codes.find((c) => c.code === code)?.count ?? 0) > 0);
-            const crossVersions = [...new Set(withCode.map(versionOf))];
+            const versions = [...new Set(withCode.map(versionOf))];
             return (
-              <details>
-                <summary>
-                  {crossVersions.length === 0
+              <FoldedCrossTable
+                summary={
+                  versions.length === 0
                     ? `No ${codeLabel(code)} findings in any version × model cell`
-                    : `${crossVersions.length} version${crossVersions.length === 1 ? '' : 's'} with findings, by model`}
-                </summary>
-                <VersionCrossTable
-                  rows={data.rows}
-                  column="model"
-                  columns={crossModels}
-                  versions={crossVersions}
-                  code={code}
-                  versionOf={versionOf}
-                  testId="version-model-table"
-                />
-                <ViewAsData api={`/api/version-models${qs}`} />
-              </details>
+                    : `${versions.length} version${versions.length === 1 ? '' : 's'} with findings, by model`
+                }
+                table={{ rows: data.rows, column: 'model', versions, code, versionOf, testId: 'version-model-table' }}
+                api={`/api/version-models${qs}`}
+              />
             );
           }}
         </Loaded>
@@ -75,11 +58,26 @@ export function CrossSections({ state }: { state: VersionsPageState }) {
   );
 }
 
-/** One row per version, one column per effort or model: the code's count and rate in each cell ('·' where the cell holds none). */
+/** A cross table folded under its summary line, with the answer it was drawn from. */
+function FoldedCrossTable({ summary, table, api }: { summary: string; table: CrossTableProps; api: string }) {
+  return (
+    <details>
+      <summary>{summary}</summary>
+      <VersionCrossTable {...table} />
+      <ViewAsData api={api} />
+    </details>
+  );
+}
+
+type CrossTableProps = Parameters<typeof VersionCrossTable>[0];
+
+/**
+ * One row per version, one column per effort or model (each value the rows hold, `unknown` where none): the code's
+ * count and rate in each cell ('·' where the cell holds none).
+ */
 function VersionCrossTable({
   rows,
   column,
-  columns,
   versions,
   code,
   versionOf,
@@ -93,13 +91,13 @@ function VersionCrossTable({
     codes: ReadonlyArray<Parameters<typeof formatCell>[0] & { code: string }>;
   }>;
   column: 'effort' | 'model';
-  columns: readonly string[];
   versions: readonly string[];
   code: string;
   /** How a row's version reads (`codex 0.146.0` when several agents are shown): the table's row key. */
   versionOf: (row: { agent: string; version: string | null }) => string;
   testId: string;
 }) {
+  const columns = [...new Set(rows.map((r) => r[column] ?? 'unknown'))];
   return (
     <div className="table-scroll">
       <table className="table" data-testid={testId}>
