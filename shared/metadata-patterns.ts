@@ -41,7 +41,10 @@ export function safeVersion(value: unknown): string | null {
 
 /** UTC day (YYYY-MM-DD) of an ISO-8601 timestamp, or null when it is not one. */
 export function utcDay(value: unknown): string | null {
-  if (typeof value !== 'string' || !ISO_DAY.test(value)) return null;
+  if (typeof value !== 'string') return null;
+  // The form safeTimestamp hands on (every timestamp an adapter keeps): its day is its first ten characters.
+  if (value.length === 24 && isCanonicalUtc(value)) return value.slice(0, 10);
+  if (!ISO_DAY.test(value)) return null;
   const ms = Date.parse(value);
   if (Number.isNaN(ms)) return null;
   return new Date(ms).toISOString().slice(0, 10);

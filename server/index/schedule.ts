@@ -28,10 +28,13 @@ export interface ScheduleOptions {
 }
 
 /**
- * Batches of about 2 MB (a big file travels alone): fewer round trips to the workers. Each batch
- * is the run-order position of its first file (the last ends where the next starts).
+ * Batches of about 2 MB (a big file travels alone): fewer round trips to the workers, and fewer commits. Analysed
+ * on this thread too, files are written a batch at a time, not one transaction each: 258 OpenCode exports of 65 MB
+ * committed 43 ms of CPU one file at a time (each commit appends the WAL pages it touched again). The inline
+ * analyser still yields between files and the writer between slices (SLICE_MS), so the event loop is held no
+ * longer. Each batch is the run-order position of its first file (the last ends where the next starts).
  */
-async function batchStarts(plan: FilePlan, parallel: boolean): Promise<number[]> {
+async function batchStarts(plan: FilePlan): Promise<number[]> {
   const starts: number[] = [];
   let files = 0;
   let batchBytes = 0;
@@ -43,7 +46,7 @@ async function batchStarts(plan: FilePlan, parallel: boolean): Promise<number[]>
       since = performance.now();
     }
     const size = plan.sizeAt(k);
-    if (files === 0 || !parallel || batchBytes + size > BATCH_BYTES || files >= BATCH_FILES) {
+    if (files === 0 || batchBytes + size > BATCH_BYTES || files >= BATCH_FILES) {
       starts.push(k);
       files = 0;
       batchBytes = 0;
@@ -61,7 +64,7 @@ async function batchStarts(plan: FilePlan, parallel: boolean): Promise<number[]>
  */
 export async function analyseAndWrite(plan: FilePlan, options: ScheduleOptions): Promise<void> {
   const { analyser, parallel } = options;
-  const starts = await batchStarts(plan, parallel);
+  const starts = await batchStarts(plan);
   // Each batch's jobs, made when it is sent to a worker and dropped once it is written.
   const jobs = new Map<number, FileJob[]>();
   const batchJobs = (b: number): FileJob[] => {

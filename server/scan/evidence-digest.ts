@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
-import type { LineStarts } from './read-lines';
+import type { LineTable } from './read-lines';
 import { openRegularFile } from './safe-open';
 
 /**
@@ -8,7 +8,7 @@ import { openRegularFile } from './safe-open';
  * terminator as it stands in the file. Two people holding the same bytes get the same
  * digest without either showing the bytes.
  */
-export function digestLines(path: string, lineStarts: LineStarts, lines: readonly number[]): string {
+export function digestLines(path: string, lineStarts: LineTable, lines: readonly number[]): string {
   const hash = createHash('sha256');
   const { fd } = openRegularFile(path);
   try {
@@ -30,7 +30,7 @@ export function digestLines(path: string, lineStarts: LineStarts, lines: readonl
 }
 
 /** The same digest over bytes held in memory (a document built by the scanner, such as an OpenCode storage session). */
-export function digestBytes(bytes: Buffer, lineStarts: LineStarts, lines: readonly number[]): string {
+export function digestBytes(bytes: Buffer, lineStarts: LineTable, lines: readonly number[]): string {
   const hash = createHash('sha256');
   for (const line of [...new Set(lines)].sort((a, b) => a - b)) {
     const [start, end] = lineStarts.span(line);

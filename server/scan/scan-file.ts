@@ -11,7 +11,7 @@ import { type BuiltDocument, decodeViewStrings, readJsonDocument } from './agent
 import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { QUIET_PERIOD_MS, readJsonRows, type ScanFailure } from './read-json-rows';
-import type { LineStarts } from './read-lines';
+import type { LineTable } from './read-lines';
 import type { OpenedFile } from './safe-open';
 import type { TranscriptFile } from './transcript-model';
 
@@ -22,7 +22,7 @@ export type FileScan =
   | {
       status: 'ok';
       transcript: TranscriptFile;
-      lineStarts: LineStarts;
+      lineStarts: LineTable;
       bytes: number;
       empty?: true;
       agent: Agent;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeTimestamp, slowTimestamp } from '../../shared/metadata-patterns';
+import { safeTimestamp, slowTimestamp, utcDay } from '../../shared/metadata-patterns';
 
 /**
  * safeTimestamp returns a canonical `YYYY-MM-DDTHH:MM:SS.sssZ` as it is, without Date.parse (issue 34, point 6:
@@ -44,5 +44,25 @@ describe('safeTimestamp: the fast path agrees with the definition', () => {
     // Real cases took the fast path (or the test would compare the definition with itself).
     expect(fast).toBeGreaterThan(100);
     expect(safeTimestamp(42)).toBeNull();
+  });
+});
+
+/** utcDay's own fast path (a canonical timestamp's first ten characters) against the day Date gives, on the same candidates. */
+function dayByDate(value: string): string | null {
+  if (!/^(\d{4})-(\d{2})-(\d{2})T/.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10);
+}
+
+describe('utcDay: the fast path agrees with Date', () => {
+  it('on every field boundary and every misplaced character', () => {
+    let fast = 0;
+    for (const value of candidates()) {
+      expect([value, utcDay(value)]).toEqual([value, dayByDate(value)]);
+      if (safeTimestamp(value) === value) fast++;
+    }
+    expect(fast).toBeGreaterThan(100);
+    expect(utcDay('2026-06-01T23:30:00.000-02:00')).toBe('2026-06-02');
+    expect(utcDay(42)).toBeNull();
   });
 });

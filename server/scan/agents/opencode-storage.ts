@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, lstatSync, readSync } from 'node:fs';
 import type { ScanErrorCode } from '../../../shared/scan-errors';
 import { countKeyTokens, inspectParsed } from '../duplicate-keys';
-import type { LineStarts } from '../read-lines';
+import type { LineTable } from '../read-lines';
 import { listDirectory, OpenError, openRegularFile, type RawEntry } from '../safe-open';
 import type { JsonDocument } from './adapter';
 import { documentOfText, MAX_DOCUMENT_BYTES } from './read-document';
@@ -146,7 +146,7 @@ function readPiece(root: string, piece: string, budget: number): Piece {
 }
 
 export type StorageRead =
-  | { status: 'ok'; document: JsonDocument; lineStarts: LineStarts; bytes: number; text: Buffer }
+  | { status: 'ok'; document: JsonDocument; lineStarts: LineTable; bytes: number; text: Buffer }
   /** `mtimeMs`: the failing piece's (0 when the failure is not one piece's content). */
   | { status: 'failed'; failure: PieceFailure; bytes: number; mtimeMs: number };
 

@@ -1,4 +1,4 @@
-import { safeModelId, safeTimestamp, safeVersion, utcDay } from '../../../shared/metadata-patterns';
+import { safeModelId, safeVersion, utcDay } from '../../../shared/metadata-patterns';
 import { type AssistantMessage, emptyTranscript, type ToolResultFact, type TranscriptFile } from '../transcript-model';
 import type { AdapterFailure, AdapterOutcome, DocumentAdapter, JsonDocument } from './adapter';
 import { addBlockType, isEmptyObject, isObject, type Json, modelMessage } from './shared-facts';
@@ -11,10 +11,13 @@ const RULE_DENIAL = 'The user has specified a rule which prevents';
 const USER_REJECTED = 'The user rejected permission';
 const INVALID_ARGUMENTS = /^The [A-Za-z0-9_.-]{1,64} tool was called with invalid arguments/;
 
-/** Epoch milliseconds as an ISO timestamp, when they are a plausible time (2000–2100). */
+/**
+ * Epoch milliseconds as an ISO timestamp, when they are a plausible time (2000 to the end of 2099, safeTimestamp's
+ * range): toISOString of such a time is already in safeTimestamp's canonical form.
+ */
 function isoOf(ms: unknown): string | null {
-  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 946684800000 || ms > 4102444800000) return null;
-  return safeTimestamp(new Date(ms).toISOString());
+  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 946684800000 || ms >= 4102444800000) return null;
+  return new Date(ms).toISOString();
 }
 
 function createdOf(info: Json): string | null {

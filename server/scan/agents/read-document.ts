@@ -2,7 +2,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
 import { inspectParsed, MAX_NESTING_DEPTH } from '../duplicate-keys';
-import { LineStarts, MAX_LINE_BYTES } from '../read-lines';
+import { DocumentLines, LineStarts, type LineTable, MAX_LINE_BYTES } from '../read-lines';
 import { OpenError, type OpenedFile, openRegularFile } from '../safe-open';
 import type { TranscriptFile } from '../transcript-model';
 import { type AdapterFailure, DOCUMENT_LINE_DEPTH, type JsonDocument } from './adapter';
@@ -14,7 +14,7 @@ export type DocumentRead =
   | {
       status: 'ok';
       document: JsonDocument;
-      lineStarts: LineStarts;
+      lineStarts: LineTable;
       bytes: number;
       /** The document's strings are Latin-1 views of their UTF-8 bytes (see readJsonDocument): compare them, never keep one as text. */
       latin1View: boolean;
@@ -211,7 +211,7 @@ export function documentOfText(
   value: unknown,
   bytes: Buffer,
   shape = documentShape(bytes, false)!,
-): { document: JsonDocument; lineStarts: LineStarts; bytes: number } {
+): { document: JsonDocument; lineStarts: LineTable; bytes: number } {
   const size = bytes.length;
   const document: JsonDocument = {
     value,
@@ -283,7 +283,7 @@ export function printedText(value: unknown): { text: string; lineStarts: LineSta
 }
 
 /** SHA-256 over the UTF-8 bytes of some lines of a text (line starts: offsets in the string), in line order. */
-function digestText(text: string, lineStarts: LineStarts, lines: readonly number[]): string {
+function digestText(text: string, lineStarts: LineTable, lines: readonly number[]): string {
   const hash = createHash('sha256');
   for (const line of lines) {
     const [start, end] = lineStarts.span(line);
@@ -414,16 +414,6 @@ export function stringifiedLines(value: unknown): { lines: Map<string, number>; 
   return { lines: walk.lines, firstLine: walk.firstLine || 1 };
 }
 
-interface Frame {
-  object: boolean;
-  path: string | null;
-  depth: number;
-  index: number;
-  /** The bytes of the last key read in this object, quotes included (decoded only for a path: most keys name scalars). */
-  keyStart: number;
-  keyEnd: number;
-}
-
 /** An element object of an array that is a member of the root object: its bytes [start, end), the member's key and its index. */
 interface Piece {
   start: number;
@@ -440,8 +430,8 @@ export interface DocumentShape {
   /** Object keys written, at any depth (JSON.parse keeps one of two equal keys: fewer parsed means a duplicate). */
   keys: number;
   pieces: Piece[];
-  /** Where each line that holds anything starts (evidence digests re-read them), every line counted. */
-  lineStarts: LineStarts;
+  /** Where each line starts (evidence digests re-read them), every line counted. */
+  lineStarts: DocumentLines;
 }
 
 /** The shape of `text` (valid JSON), read from its UTF-8 bytes. */
@@ -458,34 +448,28 @@ export function objectLines(text: string): DocumentShape {
 export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape | null {
   const lines = new Map<string, number>();
   const pieces: Piece[] = [];
-  const stack: Frame[] = [];
+  // The open containers, one slot per depth in arrays of their own, not an object per container: a pretty-printed
+  // export opens one per part, state, input, time… and allocating each was a tenth of this scan and its collection.
+  const isObject: boolean[] = [];
+  const paths: (string | null)[] = [];
+  const indexes: number[] = [];
+  // The bytes of the last key read in each object, quotes included (decoded only for a path: most keys name scalars).
+  const keyStarts: number[] = [];
+  const keyEnds: number[] = [];
+  let depth = 0;
   const n = bytes.length;
-  const lineStarts = new LineStarts();
+  const lineStarts = new DocumentLines();
+  if (n > 0) lineStarts.add(0);
   let line = 1;
-  let lineStart = 0;
   let firstLine = 0;
   let keys = 0;
   let expectKey = false;
   let piece: Piece | null = null;
-  // A key as the parse reads it: without escapes, its own text; only one with a backslash needs decoding.
-  const keyOf = (frame: Frame): string => {
-    const raw = textOf(bytes, frame.keyStart + 1, frame.keyEnd - 1, latin1View);
-    return raw.includes('\\') ? (JSON.parse(textOf(bytes, frame.keyStart, frame.keyEnd, latin1View)) as string) : raw;
-  };
-  const childPath = (): string | null => {
-    const top = stack[stack.length - 1];
-    if (top === undefined) return '';
-    if (top.path === null || top.depth >= DOCUMENT_LINE_DEPTH) return null;
-    const segment = top.object ? keyOf(top) : String(top.index);
-    return top.depth === 0 ? segment : top.path + SEP + segment;
-  };
   for (let i = 0; i < n; i++) {
     const c = bytes[i]!;
     if (c === 0x0a) {
-      // A line of its newline alone holds nothing a digest could need.
-      if (i > lineStart) lineStarts.push(line, lineStart, i + 1 - lineStart);
+      if (i + 1 < n) lineStarts.add(i + 1);
       line++;
-      lineStart = i + 1;
       // A pretty-printed document's indentation: passed over in a tight loop of its own.
       while (bytes[i + 1] === 0x20) i++;
     } else if (c === 0x22) {
@@ -496,41 +480,61 @@ export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape
       if (close === near) close = bytes.indexOf(0x22, near);
       while (close !== -1 && isEscaped(bytes, close)) close = bytes.indexOf(0x22, close + 1);
       if (close === -1) return null;
-      const top = stack[stack.length - 1];
-      if (expectKey && top?.object) {
+      if (expectKey && depth > 0 && isObject[depth - 1]) {
         keys++;
-        top.keyStart = i;
-        top.keyEnd = close + 1;
+        keyStarts[depth - 1] = i;
+        keyEnds[depth - 1] = close + 1;
       }
       i = close;
     } else if (c === 0x7b || c === 0x5b) {
-      const path = childPath();
-      const depth = stack.length;
+      // The path of the container opening here (null below DOCUMENT_LINE_DEPTH). No closure reads this scan's
+      // variables: captured, each would live in a context, a load away in every turn of this loop.
+      let path: string | null = '';
+      if (depth > 0) {
+        const top = depth - 1;
+        const parent = paths[top] ?? null;
+        if (parent === null || top >= DOCUMENT_LINE_DEPTH) path = null;
+        else {
+          const segment = isObject[top] ? keyText(bytes, keyStarts[top]!, keyEnds[top]!, latin1View) : String(indexes[top]);
+          path = top === 0 ? segment : parent + SEP + segment;
+        }
+      }
       if (c === 0x7b) {
         if (firstLine === 0) firstLine = line;
         if (path !== null) lines.set(path, line);
-        if (depth === 2 && stack[0]!.object && !stack[1]!.object) piece = { start: i, end: -1, key: keyOf(stack[0]!), index: stack[1]!.index };
+        if (depth === 2 && isObject[0] && !isObject[1])
+          piece = { start: i, end: -1, key: keyText(bytes, keyStarts[0]!, keyEnds[0]!, latin1View), index: indexes[1]! };
       }
-      stack.push({ object: c === 0x7b, path, depth, index: 0, keyStart: -1, keyEnd: -1 });
+      isObject[depth] = c === 0x7b;
+      paths[depth] = path;
+      indexes[depth] = 0;
+      keyStarts[depth] = -1;
+      keyEnds[depth] = -1;
+      depth++;
       expectKey = c === 0x7b;
     } else if (c === 0x7d || c === 0x5d) {
-      stack.pop();
+      if (depth > 0) depth--;
       expectKey = false;
-      if (piece !== null && stack.length === 2) {
+      if (piece !== null && depth === 2) {
         piece.end = i + 1;
         pieces.push(piece);
         piece = null;
       }
     } else if (c === 0x2c) {
-      const top = stack[stack.length - 1];
-      if (top?.object) expectKey = true;
-      else if (top) top.index++;
+      if (depth > 0) {
+        if (isObject[depth - 1]) expectKey = true;
+        else indexes[depth - 1]!++;
+      }
     } else if (c === 0x3a) expectKey = false;
   }
-  if (lineStart < n) lineStarts.push(line, lineStart, n - lineStart);
-  lineStarts.count = lineStart === n ? line - 1 : line;
-  lineStarts.endOfData = n;
+  lineStarts.finish(n, n > 0 && bytes[n - 1] === 0x0a);
   return { lines, firstLine: firstLine || 1, keys, pieces, lineStarts };
+}
+
+/** A key (its bytes, quotes included) as the parse reads it: without escapes, its own text; only one with a backslash needs decoding. */
+function keyText(bytes: Buffer, start: number, end: number, latin1View: boolean): string {
+  const raw = textOf(bytes, start + 1, end - 1, latin1View);
+  return raw.includes('\\') ? (JSON.parse(textOf(bytes, start, end, latin1View)) as string) : raw;
 }
 
 function isEscaped(bytes: Buffer, quoteAt: number): boolean {
