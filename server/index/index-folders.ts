@@ -196,6 +196,7 @@ async function runPlanned(
     await analyseAndWrite(plan, {
       analyser,
       parallel,
+      batchInline: options.analyseHere === true,
       salvageOf,
       onSlice: beat,
       write: (files: Iterable<{ job: FileJob; analysis: IndexAnalysis }>) => {

@@ -16,6 +16,12 @@ export interface ScheduleOptions {
   analyser: Analyser;
   /** True when the analyser runs worker threads: batches and several in flight pay off. */
   parallel: boolean;
+  /**
+   * Files analysed on this thread are written a batch at a time too (the CLI, which no one watches file by file):
+   * 258 OpenCode exports of 65 MB committed 43 ms of CPU one file at a time, each commit appending again the WAL
+   * pages it touched. Without it (serve's small runs), one file per batch: progress, and a run's lock, move file by file.
+   */
+  batchInline?: boolean;
   salvageOf: (rootId: number) => boolean;
   /**
    * Writes files' results (the single writer, on this thread), in one transaction; called in plan
@@ -28,13 +34,11 @@ export interface ScheduleOptions {
 }
 
 /**
- * Batches of about 2 MB (a big file travels alone): fewer round trips to the workers, and fewer commits. Analysed
- * on this thread too, files are written a batch at a time, not one transaction each: 258 OpenCode exports of 65 MB
- * committed 43 ms of CPU one file at a time (each commit appends the WAL pages it touched again). The inline
- * analyser still yields between files and the writer between slices (SLICE_MS), so the event loop is held no
- * longer. Each batch is the run-order position of its first file (the last ends where the next starts).
+ * Batches of about 2 MB (a big file travels alone): fewer round trips to the workers, and fewer commits (when
+ * `batched`; else a file each). Each batch is the run-order position of its first file (the last ends where the
+ * next starts).
  */
-async function batchStarts(plan: FilePlan): Promise<number[]> {
+async function batchStarts(plan: FilePlan, batched: boolean): Promise<number[]> {
   const starts: number[] = [];
   let files = 0;
   let batchBytes = 0;
@@ -46,7 +50,7 @@ async function batchStarts(plan: FilePlan): Promise<number[]> {
       since = performance.now();
     }
     const size = plan.sizeAt(k);
-    if (files === 0 || batchBytes + size > BATCH_BYTES || files >= BATCH_FILES) {
+    if (files === 0 || !batched || batchBytes + size > BATCH_BYTES || files >= BATCH_FILES) {
       starts.push(k);
       files = 0;
       batchBytes = 0;
@@ -64,7 +68,7 @@ async function batchStarts(plan: FilePlan): Promise<number[]> {
  */
 export async function analyseAndWrite(plan: FilePlan, options: ScheduleOptions): Promise<void> {
   const { analyser, parallel } = options;
-  const starts = await batchStarts(plan);
+  const starts = await batchStarts(plan, parallel || options.batchInline === true);
   // Each batch's jobs, made when it is sent to a worker and dropped once it is written.
   const jobs = new Map<number, FileJob[]>();
   const batchJobs = (b: number): FileJob[] => {
