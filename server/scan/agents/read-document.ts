@@ -112,14 +112,14 @@ export function readJsonDocument(path: string, given?: OpenedFile): DocumentRead
   let latin1View = !ascii;
   let shape = documentShape(bytes, latin1View);
   if (shape === null) return { status: 'not_a_document' };
-  let value = parseInPieces(bytes, shape, latin1View);
-  if (value === WIDE) {
+  let parsed = parseInPieces(bytes, shape, latin1View);
+  if (parsed === WIDE) {
     latin1View = false;
     shape = documentShape(bytes, false)!;
-    value = parseInPieces(bytes, shape, false);
+    parsed = parseInPieces(bytes, shape, false);
   }
-  if (value === null || typeof value !== 'object') return { status: 'not_a_document' };
-  const keys = inspectParsed(value);
+  if (parsed === undefined || parsed === WIDE || parsed.value === null || typeof parsed.value !== 'object') return { status: 'not_a_document' };
+  const { value, keys } = parsed;
   if (keys === 'too_deep') return { status: 'failed', failure: { code: 'nesting_too_deep', line: shape.firstLine }, bytes: size };
   if (shape.keys !== keys) return { status: 'failed', failure: { code: 'duplicate_key', line: shape.firstLine }, bytes: size };
   return { status: 'ok', ...documentOfText(value, bytes, shape), latin1View };
@@ -131,7 +131,7 @@ const textOf = (bytes: Buffer, start: number, end: number, latin1View: boolean) 
 /**
  * JSON.parse of a document, each element object of an array that is a member of the root (an OpenCode export's
  * `messages[i]`, a Gemini chat's) parsed alone, and the rest (the skeleton) with a `0` in each one's place; the
- * value put together; undefined when the document is not JSON. Equal to one JSON.parse of the whole: the pieces
+ * value put together, with its keys as inspectParsed counts them; undefined when the document is not JSON. Equal to one JSON.parse of the whole: the pieces
  * are the spans the shape scan found (documentShape), which on valid JSON are exactly those values; and when the
  * skeleton and every piece parse, the whole does (the scan reads the skeleton's text as it read the whole, a piece
  * being balanced and its `0` neutral, and on valid text its strings are the parser's: so each `0`, standing between
@@ -140,13 +140,17 @@ const textOf = (bytes: Buffer, start: number, end: number, latin1View: boolean) 
  * of the whole file is what this saves: above 128 KiB V8 places a string in its own pages, fresh from the kernel for
  * each file (66 MB of OpenCode exports: 0.19 s of page faults for their views, 0.05 s for their pieces).
  */
-function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean): unknown {
+function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean): Parsed | undefined | typeof WIDE {
   const parse = (text: string) => {
     if (latin1View && hasWideEscape(text)) throw WIDE;
-    return JSON.parse(text);
+    return JSON.parse(text) as unknown;
+  };
+  const whole = (): Parsed => {
+    const value = parse(textOf(bytes, 0, bytes.length, latin1View));
+    return { value, keys: inspectParsed(value) };
   };
   try {
-    if (shape.pieces.length === 0) return parse(textOf(bytes, 0, bytes.length, latin1View));
+    if (shape.pieces.length === 0) return whole();
     const skeleton: string[] = [];
     let at = 0;
     for (const piece of shape.pieces) {
@@ -156,16 +160,29 @@ function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean)
     }
     skeleton.push(textOf(bytes, at, bytes.length, latin1View));
     const root: unknown = parse(skeleton.join(''));
+    // The skeleton's keys (a `0` has none) and each piece's, inspected as it is parsed, while its objects are
+    // fresh in the cache (one walk of the whole afterwards came back to every object cold). A piece is the root's
+    // grandchild: its nesting counts from depth 3.
+    let keys: number | 'too_deep' = inspectParsed(root);
     for (const piece of shape.pieces) {
       const array = isPlainObject(root) && Object.hasOwn(root, piece.key) ? root[piece.key] : undefined;
       // A key the root holds twice: JSON.parse kept the last; read whole, to be failed for the duplicate.
-      if (!Array.isArray(array) || array[piece.index] !== 0) return parse(textOf(bytes, 0, bytes.length, latin1View));
-      array[piece.index] = parse(textOf(bytes, piece.start, piece.end, latin1View));
+      if (!Array.isArray(array) || array[piece.index] !== 0) return whole();
+      const value = parse(textOf(bytes, piece.start, piece.end, latin1View));
+      array[piece.index] = value;
+      const inPiece = inspectParsed(value, MAX_NESTING_DEPTH - 2);
+      keys = keys === 'too_deep' || inPiece === 'too_deep' ? 'too_deep' : keys + inPiece;
     }
-    return root;
+    return { value: root, keys };
   } catch (error) {
     return error === WIDE ? WIDE : undefined;
   }
+}
+
+/** A document's value and its keys at any depth as inspectParsed counts them ('too_deep' past MAX_NESTING_DEPTH). */
+interface Parsed {
+  value: unknown;
+  keys: number | 'too_deep';
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analyseFileAndSource } from '../../../server/detect/analyse-file';
 import { objectLines, readJsonDocument } from '../../../server/scan/agents/read-document';
-import { countKeyTokens, countParsedKeys } from '../../../server/scan/duplicate-keys';
+import { countKeyTokens, countParsedKeys, MAX_NESTING_DEPTH } from '../../../server/scan/duplicate-keys';
 import { readHead } from '../../../server/scan/scan-capture';
 import { scanFile } from '../../../server/scan/scan-file';
 import { fixturesRoot } from '../../support/detector-fixtures';
@@ -153,6 +153,21 @@ describe('a document parsed in pieces (each element of an array of the root alon
     // Both sides of the rule were met many times.
     expect(compared).toBeGreaterThan(300);
     expect(split).toBeGreaterThan(300);
+  });
+
+  it('counts nesting from the root in a piece as in the rest: the deepest allowed reads, one deeper fails', () => {
+    /** Arrays nested so that the innermost stands at `depth` counted from the root (the root is 1). */
+    const nested = (depth: number, from: number) => '['.repeat(depth - from + 1) + ']'.repeat(depth - from + 1);
+    for (const depth of [MAX_NESTING_DEPTH, MAX_NESTING_DEPTH + 1]) {
+      const inPiece = `{"info":{},"messages":[{"deep":${nested(depth, 4)}}]}`;
+      const inSkeleton = `{"info":{"deep":${nested(depth, 3)}},"messages":[{"a":1}]}`;
+      const whole = `{"info":{"deep":${nested(depth, 3)}}}`;
+      const outcomes = [inPiece, inSkeleton, whole].map((text) => {
+        const read = readJsonDocument(write('deep.jsonl', text));
+        return read.status === 'failed' ? read.failure.code : read.status;
+      });
+      expect(outcomes, String(depth)).toEqual(Array(3).fill(depth > MAX_NESTING_DEPTH ? 'nesting_too_deep' : 'ok'));
+    }
   });
 
   it('fails a piece glued to a sign or an exponent, which the 0 of the skeleton would have made a number', () => {
