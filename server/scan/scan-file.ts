@@ -7,7 +7,7 @@ import { claudeCodeAdapter } from './agents/claude-code';
 import { GEMINI_MARKDOWN_HEADING } from './agents/gemini-cli';
 import { openCodeAdapter } from './agents/opencode';
 import { readStorageSession, storageSessionOf } from './agents/opencode-storage';
-import { type BuiltDocument, decodeViewStrings, readJsonDocument } from './agents/read-document';
+import { type BuiltDocument, readJsonDocument, viewIsExact } from './agents/read-document';
 import { sniffFirstRow } from './format-sniff';
 import type { TranscriptObserver } from './observers';
 import { QUIET_PERIOD_MS, readJsonRows, type ScanFailure } from './read-json-rows';
@@ -200,11 +200,14 @@ function scanStorageSession(storage: { root: string; projectId: string; sessionI
 }
 
 /** The file read whole as one JSON document and handed to the document adapter that claims it; null when it is not one document. */
-function scanDocument(path: string, context: AdapterContext, opened?: OpenedFile): FileScan | null {
-  const doc = readJsonDocument(path, opened);
+function scanDocument(path: string, context: AdapterContext, opened?: OpenedFile, exact = false): FileScan | null {
+  const doc = readJsonDocument(path, opened, exact);
   if (doc.status === 'not_a_document') return null;
   if (doc.status === 'failed') return { status: 'failed', failure: doc.failure, bytes: doc.bytes };
-  return readDocument(doc, context);
+  const scan = readDocument(doc, context);
+  // Read through its Latin-1 view, the transcript hands on a string outside ASCII: read again, decoded (read-document.ts).
+  if (doc.latin1View && scan.status === 'ok' && !viewIsExact(scan.transcript)) return scanDocument(path, context, opened, true);
+  return scan;
 }
 
 /** A document, read or built, handed to the document adapter that claims it. */
@@ -216,7 +219,6 @@ function readDocument(doc: BuiltDocument, context: AdapterContext): FileScan {
     return { status: 'failed', failure: { code: claimed.refuse, line, ...(claimed.hint ? { hint: claimed.hint } : {}) }, bytes: doc.bytes };
   const read = claimed.adapter.read(doc.document, context);
   if (read.status === 'failed') return { status: 'failed', failure: read.failure, bytes: doc.bytes };
-  if (doc.latin1View) decodeViewStrings(read.transcript);
   const scan: FileScan = { status: 'ok', transcript: read.transcript, lineStarts: doc.lineStarts, bytes: doc.bytes, agent: read.agent, version: read.version };
   if (doc.text) scan.text = doc.text;
   if (doc.digest) scan.digest = doc.digest;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { documentOfText, exportDocument, objectLines, stringifiedLines } from '../../server/scan/agents/read-document';
+import { documentOfText, exportDocument, type LineNode, lineOfTree, objectLines, stringifiedLines } from '../../server/scan/agents/read-document';
 import { MAX_NESTING_DEPTH } from '../../server/scan/duplicate-keys';
 import { digestBytes } from '../../server/scan/evidence-digest';
 import { LineStarts, type LineTable } from '../../server/scan/read-lines';
@@ -38,9 +38,25 @@ function answers(table: LineTable): unknown[] {
   }
   return spans;
 }
+/** Every object's line in a line tree, keyed by its path (JSON of its segments: keys as strings, indexes as numbers), read apart from lineOfTree. */
+function lineMap(tree: LineNode): Map<string, number> {
+  const out = new Map<string, number>();
+  const visit = (node: LineNode, path: (string | number)[]) => {
+    if (node.line > 0) out.set(JSON.stringify(path), node.line);
+    if (node.kids instanceof Map) for (const [k, kid] of node.kids) visit(kid, [...path, k]);
+    else if (node.kids !== null) for (const [i, kid] of node.kids.entries()) if (kid !== undefined) visit(kid, [...path, i]);
+  };
+  visit(tree, []);
+  return out;
+}
 const scanned = (v: unknown) => {
   const { lines, firstLine } = objectLines(printed(v));
-  return { lines, firstLine };
+  return { lines: lineMap(lines), firstLine };
+};
+const walked = (v: unknown) => {
+  const walk = stringifiedLines(v);
+  if (walk === 'too_deep') throw new Error('too deep');
+  return { lines: lineMap(walk.lines), firstLine: walk.firstLine };
 };
 
 /** Deterministic values with every shape stringify treats apart. */
@@ -71,14 +87,41 @@ describe("an export's object lines from its value", () => {
   it('equal the lines found by scanning the printed export: fixtures and 300 generated values', () => {
     for (const name of ['opencode-invalid-call.jsonl', 'opencode-pending.jsonl']) {
       const value = JSON.parse(readFileSync(join(import.meta.dirname, '../../fixtures/agents', name), 'utf8'));
-      expect(stringifiedLines(value)).toEqual(scanned(value));
-      expect((stringifiedLines(value) as { lines: Map<string, number> }).lines.size).toBeGreaterThan(10);
+      expect(walked(value)).toEqual(scanned(value));
+      expect(walked(value).lines.size).toBeGreaterThan(10);
     }
     const seed = { s: 11 };
     for (let i = 0; i < 300; i++) {
       const value = { info: randomValue(seed, 0), messages: [randomValue(seed, 0), randomValue(seed, 0)] };
-      expect(stringifiedLines(value)).toEqual(scanned(value));
+      expect(walked(value)).toEqual(scanned(value));
+      // Each recorded object is found by its path, and nothing below it that is not an object.
+      const { lines } = objectLines(printed(value));
+      for (const [path, line] of lineMap(lines)) {
+        const segments = JSON.parse(path) as (string | number)[];
+        expect(lineOfTree(lines, segments)).toBe(line);
+        expect(lineOfTree(lines, [...segments, 'length'])).toBeNull();
+      }
     }
+  });
+
+  it('are looked up as a path of keys and indexes: an index also as its text, never a container that is not an object', () => {
+    const text = '{\n  "a": [\n    {"b": 1},\n    2,\n    {"c": {}},\n    [{"d": {}}]\n  ],\n  "0": {}\n}\n';
+    const { lines } = objectLines(text);
+    const at = (...path: (string | number)[]) => lineOfTree(lines, path);
+    expect([at(), at('a', 0), at('a', '0'), at('a', 2), at('a', 2, 'c'), at('a', 3, 0), at('0'), at(0)]).toEqual([1, 3, 3, 5, 5, 6, 8, 8]);
+    for (const missing of [
+      at('a'),
+      at('a', 1),
+      at('a', 3),
+      at('a', '00'),
+      at('a', '-1'),
+      at('a', 1.5),
+      at('a', 'length'),
+      at('length'),
+      at('a', 2, 'c', 'x'),
+      at('b'),
+    ])
+      expect(missing).toBeNull();
   });
 
   it('a document built in memory, never printed, has the printed export line count, byte count and evidence digests', () => {
@@ -100,7 +143,7 @@ describe("an export's object lines from its value", () => {
       // Digests of object lines (computed from the value), of other lines (from the text, made on demand), of both.
       const reference = lineStartsOf(bytes);
       expect(answers(documentOfText(value, bytes).lineStarts)).toEqual(answers(reference));
-      const objects = [...(stringifiedLines(value) as { lines: Map<string, number> }).lines.values()];
+      const objects = [...walked(value).lines.values()];
       const count = built.document.lineCount;
       for (const lines of [objects, [objects.at(-1)!, objects[0]!], [count], [2, count - 1, objects.at(-1)!]]) {
         const wanted = lines.filter((l) => reference.span(l)[1] > reference.span(l)[0]);

@@ -23,14 +23,44 @@ export type DocumentRead =
   | { status: 'not_a_document' }
   | { status: 'failed'; failure: AdapterFailure; bytes: number };
 
-const SEP = '\u0000';
+/**
+ * The line of each object's opening brace down to DOCUMENT_LINE_DEPTH, as a tree that follows the document: a
+ * container's members that are containers, by key (an object's) or index (an array's); `line` 0 for an array (a
+ * line is an object's). Looked up member by member (lineOfTree), where a map keyed by the path's text built that
+ * text twice per object, once scanning and once asking: 10-15% of the scan and lookups of 65 MB of OpenCode
+ * exports.
+ */
+export interface LineNode {
+  line: number;
+  kids: Map<string, LineNode> | LineNode[] | null;
+}
 
-/** A path's key in a document's line map (segments joined by SEP), built without Array.join's generic conversion: adapters ask once per message and part. */
-function pathKey(path: readonly (string | number)[]): string {
-  if (path.length === 0) return '';
-  let key = `${path[0]}`;
-  for (let i = 1; i < path.length; i++) key += SEP + path[i];
-  return key;
+const newNode = (): LineNode => ({ line: 0, kids: null });
+
+/** A member node of `parent` (an object's by `key`, an array's at `index`), made and attached. */
+function memberNode(parent: LineNode, key: string | null, index: number): LineNode {
+  const node = newNode();
+  if (key !== null) ((parent.kids ??= new Map()) as Map<string, LineNode>).set(key, node);
+  else ((parent.kids ??= []) as LineNode[])[index] = node;
+  return node;
+}
+
+/** An array index written as text (`'3'`), as a path into an array may give it; -1 for any other text. */
+const indexOfText = (segment: string) => (/^(?:0|[1-9][0-9]{0,8})$/.test(segment) ? Number(segment) : -1);
+
+/** The line of the object at `path` (JsonDocument.lineOf): keys and indexes from the root; null when none is recorded there. */
+export function lineOfTree(root: LineNode, path: readonly (string | number)[]): number | null {
+  let node: LineNode | undefined = root;
+  for (let i = 0; i < path.length; i++) {
+    const kids: LineNode['kids'] = node.kids;
+    if (kids === null) return null;
+    const segment = path[i]!;
+    node = Array.isArray(kids)
+      ? kids[typeof segment === 'number' ? segment : indexOfText(segment)]
+      : kids.get(typeof segment === 'string' ? segment : String(segment));
+    if (node === undefined) return null;
+  }
+  return node.line === 0 ? null : node.line;
 }
 
 /**
@@ -48,20 +78,22 @@ function bufferOf(size: number): Buffer {
 }
 
 /**
- * Whether JSON text holds a `\u` escape of a character above U+007F, which a Latin-1 view would tell apart from the
- * same character written raw (the escape is one character, the raw UTF-8 two to four). Counts a `\u` that is itself
- * escaped (`\\u`) too: a needless UTF-8 decoding, never a missed one.
+ * Whether the bytes [start, end) of a string's text hold a `\u` escape of a character above U+007F, which a Latin-1
+ * view would tell apart from the same character written raw (the escape is one character, the raw UTF-8 two to
+ * four). Asked of keys only (documentShape): they alone are compared with each other (duplicates); see
+ * readJsonDocument for the strings an adapter hands on.
  */
-function hasWideEscape(text: string): boolean {
-  for (let at = text.indexOf('\\u'); at !== -1; at = text.indexOf('\\u', at + 2)) {
+function hasWideEscape(bytes: Buffer, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    if (bytes[at] !== 0x5c) continue;
+    at++;
     // Below U+0080 is `00` and a digit 0–7 (the \u001b of terminal colours, the commonest escape).
-    const c4 = text.charCodeAt(at + 4);
-    if (text.charCodeAt(at + 2) !== 0x30 || text.charCodeAt(at + 3) !== 0x30 || c4 < 0x30 || c4 > 0x37) return true;
+    if (bytes[at] !== 0x75) continue;
+    const c4 = bytes[at + 3]!;
+    if (bytes[at + 1] !== 0x30 || bytes[at + 2] !== 0x30 || c4 < 0x30 || c4 > 0x37) return true;
   }
   return false;
 }
-/** Thrown by parseInPieces when a Latin-1 view meets a wide escape (hasWideEscape). */
-const WIDE = Symbol('wide escape');
 
 /**
  * Reads a file as one JSON document (pretty-printed OpenCode exports, Gemini CLI chats), fail
@@ -73,16 +105,21 @@ const WIDE = Symbol('wide escape');
  * (parseInPieces). Once known to be UTF-8 they are parsed as Latin-1 (one character per byte), not decoded: a file
  * holding any character outside ASCII decodes to a string of two bytes per character, making it cost as much as
  * the JSON.parse after it (66 MB of OpenCode exports: 0.35 s of 0.84 s of CPU). The view is exact for everything an
- * adapter does with a string: JSON's syntax is ASCII and a UTF-8 sequence's bytes are all above 0x7F, so the view
- * parses exactly when the text does, to the same structure; it maps strings one to one (equal keys stay equal:
- * duplicate keys are found the same), an ASCII string is itself and a test against ASCII (a fixed marker, a
- * pattern of ASCII characters, emptiness) answers the same. The one exception, a `\u` escape of a character above
- * U+007F (equal to the raw character in UTF-8, not in the view), is decoded as UTF-8 instead; so is a file of
- * ASCII only, where both are the same string. The strings an adapter hands on in the transcript (the session id,
- * which the index hashes; ids and tool names) are decoded from their view afterwards (decodeViewStrings), so the
- * view never leaves the scanner.
+ * adapter does with a string but keep it: JSON's syntax is ASCII and a UTF-8 sequence's bytes are all above 0x7F, so
+ * the view parses exactly when the text does, to the same structure; a string is ASCII in the view exactly when it
+ * is in the text, and then it is itself (its bytes are ASCII, read alike either way), and a non-ASCII character
+ * stays non-ASCII, so a test against ASCII (a fixed marker, a pattern of ASCII characters, emptiness) answers the
+ * same and ASCII runs stay whole. What the view does not keep is the equality of strings outside ASCII: a `\u`
+ * escape of a character above U+007F is one character in the view, the same character written raw two to four.
+ * So:
+ * - keys, which are compared with each other (duplicate keys), are exact unless one holds such an escape
+ *   (documentShape looks, keys only): then the file is decoded as UTF-8 instead;
+ * - the strings an adapter hands on in the transcript (the session id, which the index hashes; message and call
+ *   ids, compared with each other; tool names) are exact when ASCII, and a transcript with any other is read again
+ *   decoded (viewIsExact; `exact`), so the view never leaves the scanner. Such ids do not occur in practice.
+ * A file of ASCII only is its own view.
  */
-export function readJsonDocument(path: string, given?: OpenedFile): DocumentRead {
+export function readJsonDocument(path: string, given?: OpenedFile, exact = false): DocumentRead {
   let opened: OpenedFile;
   try {
     opened = given ?? openRegularFile(path);
@@ -109,16 +146,15 @@ export function readJsonDocument(path: string, given?: OpenedFile): DocumentRead
   }
   const ascii = isAscii(bytes);
   if (!ascii && !isUtf8(bytes)) return { status: 'not_a_document' };
-  let latin1View = !ascii;
+  let latin1View = !ascii && !exact;
   let shape = documentShape(bytes, latin1View);
   if (shape === null) return { status: 'not_a_document' };
-  let parsed = parseInPieces(bytes, shape, latin1View);
-  if (parsed === WIDE) {
+  if (shape.wideKey) {
     latin1View = false;
     shape = documentShape(bytes, false)!;
-    parsed = parseInPieces(bytes, shape, false);
   }
-  if (parsed === undefined || parsed === WIDE || parsed.value === null || typeof parsed.value !== 'object') return { status: 'not_a_document' };
+  const parsed = parseInPieces(bytes, shape, latin1View);
+  if (parsed === undefined || parsed.value === null || typeof parsed.value !== 'object') return { status: 'not_a_document' };
   const { value, keys } = parsed;
   if (keys === 'too_deep') return { status: 'failed', failure: { code: 'nesting_too_deep', line: shape.firstLine }, bytes: size };
   if (shape.keys !== keys) return { status: 'failed', failure: { code: 'duplicate_key', line: shape.firstLine }, bytes: size };
@@ -140,11 +176,8 @@ const textOf = (bytes: Buffer, start: number, end: number, latin1View: boolean) 
  * of the whole file is what this saves: above 128 KiB V8 places a string in its own pages, fresh from the kernel for
  * each file (66 MB of OpenCode exports: 0.19 s of page faults for their views, 0.05 s for their pieces).
  */
-function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean): Parsed | undefined | typeof WIDE {
-  const parse = (text: string) => {
-    if (latin1View && hasWideEscape(text)) throw WIDE;
-    return JSON.parse(text) as unknown;
-  };
+function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean): Parsed | undefined {
+  const parse = (text: string) => JSON.parse(text) as unknown;
   const whole = (): Parsed => {
     const value = parse(textOf(bytes, 0, bytes.length, latin1View));
     return { value, keys: inspectParsed(value) };
@@ -174,8 +207,8 @@ function parseInPieces(bytes: Buffer, shape: DocumentShape, latin1View: boolean)
       keys = keys === 'too_deep' || inPiece === 'too_deep' ? 'too_deep' : keys + inPiece;
     }
     return { value: root, keys };
-  } catch (error) {
-    return error === WIDE ? WIDE : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -198,25 +231,23 @@ function between(bytes: Buffer, start: number, end: number): boolean {
 }
 
 const OUTSIDE_ASCII = /[\u0080-\uffff]/;
-const fromView = (s: string): string => (OUTSIDE_ASCII.test(s) ? Buffer.from(s, 'latin1').toString('utf8') : s);
+const outsideAscii = (s: string | null) => s !== null && OUTSIDE_ASCII.test(s);
 
 /**
- * The strings of a transcript read from a document's Latin-1 view (readJsonDocument), decoded: every string an
- * adapter copies from the document into the model (the rest are fixed words or pass ASCII-only patterns).
+ * Whether a transcript read from a document's Latin-1 view (readJsonDocument) holds only strings that are
+ * themselves: every string an adapter copies from the document into the model is ASCII (the rest are fixed words
+ * or pass ASCII-only patterns). When one is not, the file is read again decoded.
  */
-export function decodeViewStrings(file: TranscriptFile): void {
-  if (file.sessionId !== null) file.sessionId = fromView(file.sessionId);
+export function viewIsExact(file: TranscriptFile): boolean {
+  if (outsideAscii(file.sessionId)) return false;
   for (const m of file.messages) {
-    m.messageId = fromView(m.messageId);
-    for (const c of m.toolUses) {
-      c.id = fromView(c.id);
-      c.name = fromView(c.name);
-    }
+    if (outsideAscii(m.messageId)) return false;
+    for (const c of m.toolUses) if (outsideAscii(c.id) || outsideAscii(c.name)) return false;
   }
   for (const r of file.toolResults) {
-    r.toolUseId = fromView(r.toolUseId);
-    if (typeof r.missingParameter === 'string') r.missingParameter = fromView(r.missingParameter);
+    if (outsideAscii(r.toolUseId) || (typeof r.missingParameter === 'string' && outsideAscii(r.missingParameter))) return false;
   }
+  return true;
 }
 
 /**
@@ -232,7 +263,7 @@ export function documentOfText(
   const size = bytes.length;
   const document: JsonDocument = {
     value,
-    lineOf: (p) => shape.lines.get(pathKey(p)) ?? null,
+    lineOf: (p) => lineOfTree(shape.lines, p),
     lineCount: shape.lineStarts.count,
     endsWithNewline: size > 0 && bytes[size - 1] === 0x0a,
   };
@@ -258,14 +289,14 @@ export type BuiltDocument = ReturnType<typeof documentOfText> & { text?: Buffer;
  */
 export function exportDocument(value: unknown): BuiltDocument | 'too_deep' | 'too_large' {
   const walk = newWalk(true);
-  const count = stringifiedSpan(value, 1, '', 0, walk, null, true);
+  const count = stringifiedSpan(value, 1, walk.lines, 0, walk, null, true);
   if (count < 0) return 'too_deep';
   const size = walk.bytes + walk.extra + 1;
   if (size > MAX_DOCUMENT_BYTES) return 'too_large';
   const lineStarts = new LineStarts();
   lineStarts.count = count;
   lineStarts.endOfData = size;
-  const document: JsonDocument = { value, lineOf: (p) => walk.lines.get(pathKey(p)) ?? null, lineCount: count, endsWithNewline: true };
+  const document: JsonDocument = { value, lineOf: (p) => lineOfTree(walk.lines, p), lineCount: count, endsWithNewline: true };
   let printed: { text: string; lineStarts: LineStarts } | null = null;
   const digest = (lines: readonly number[]): string => {
     const texts = walk.texts!;
@@ -309,9 +340,9 @@ function digestText(text: string, lineStarts: LineTable, lines: readonly number[
   return hash.digest('hex');
 }
 
-/** What a walk of a value as printed finds: each object's line by path, the first object's, the bytes of whitespace added, and (when asked) each object's opening line's text. */
+/** What a walk of a value as printed finds: each object's line (a tree from the root), the first object's, the bytes of whitespace added, and (when asked) each object's opening line's text. */
 interface LineWalk {
-  lines: Map<string, number>;
+  lines: LineNode;
   firstLine: number;
   /** Bytes of the compact print (JSON.stringify(value)), and those the pretty print adds. */
   bytes: number;
@@ -319,7 +350,7 @@ interface LineWalk {
   texts: Map<number, string> | null;
 }
 
-const newWalk = (texts: boolean): LineWalk => ({ lines: new Map(), firstLine: 0, bytes: 0, extra: 0, texts: texts ? new Map() : null });
+const newWalk = (texts: boolean): LineWalk => ({ lines: newNode(), firstLine: 0, bytes: 0, extra: 0, texts: texts ? new Map() : null });
 
 /** A string needing no escape and holding no byte outside ASCII prints as itself between quotes. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what JSON escapes
@@ -358,22 +389,25 @@ const indent = (depth: number) => ' '.repeat(2 * depth);
 
 /**
  * Lines `v` spans in `JSON.stringify(…, null, 2)` when it starts on `line` (-1: nested too deep), recording each
- * object's line in `walk` by its path (null below DOCUMENT_LINE_DEPTH), with the text of that line when the walk
+ * object's line in its node of `walk`'s tree (null below DOCUMENT_LINE_DEPTH), with the text of that line when the walk
  * keeps texts (`key`: its key in its object, null in an array or at the root; `last`: nothing printed after it in
  * its container). A plain function, recursing at most MAX_NESTING_DEPTH deep.
  */
-function stringifiedSpan(v: unknown, line: number, path: string | null, depth: number, walk: LineWalk, key: string | null, last: boolean): number {
+function stringifiedSpan(v: unknown, line: number, node: LineNode | null, depth: number, walk: LineWalk, key: string | null, last: boolean): number {
   if (v === null || typeof v !== 'object') {
     walk.bytes += scalarBytes(v);
     return 1;
   }
   if (depth + 1 > MAX_NESTING_DEPTH) return -1;
-  const below = path !== null && depth < DOCUMENT_LINE_DEPTH;
+  // The node of each member that is a container, while this one is above DOCUMENT_LINE_DEPTH.
+  const parent = node !== null && depth < DOCUMENT_LINE_DEPTH ? node : null;
   let at = line + 1;
   if (Array.isArray(v)) {
     walk.bytes += v.length === 0 ? 2 : 1 + v.length;
     for (let i = 0; i < v.length; i++) {
-      const n = stringifiedSpan(v[i], at, below ? (depth === 0 ? String(i) : path + SEP + i) : null, depth + 1, walk, null, i === v.length - 1);
+      const child = v[i];
+      const kid = parent !== null && child !== null && typeof child === 'object' ? memberNode(parent, null, i) : null;
+      const n = stringifiedSpan(child, at, kid, depth + 1, walk, null, i === v.length - 1);
       if (n < 0) return -1;
       at += n;
       walk.extra += 1 + 2 * (depth + 1);
@@ -397,8 +431,8 @@ function stringifiedSpan(v: unknown, line: number, path: string | null, depth: n
     walk.bytes += keyBytes(k) + 1;
   }
   walk.bytes += kept === 0 ? 2 : 1 + kept;
-  if (path !== null) {
-    walk.lines.set(path, line);
+  if (node !== null) {
+    node.line = line;
     if (walk.texts !== null) {
       const head = `${indent(depth)}${key === null ? '' : `${JSON.stringify(key)}: `}`;
       walk.texts.set(line, kept === 0 ? `${head}{}${last ? '' : ','}\n` : `${head}{\n`);
@@ -408,7 +442,8 @@ function stringifiedSpan(v: unknown, line: number, path: string | null, depth: n
     const k = keys[i]!;
     const child = object[k];
     if (leftOut(child)) continue;
-    const n = stringifiedSpan(child, at, below ? (depth === 0 ? k : path + SEP + k) : null, depth + 1, walk, k, i === lastKept);
+    const kid = parent !== null && child !== null && typeof child === 'object' ? memberNode(parent, k, -1) : null;
+    const n = stringifiedSpan(child, at, kid, depth + 1, walk, k, i === lastKept);
     if (n < 0) return -1;
     at += n;
     walk.extra += 2 + 2 * (depth + 1);
@@ -425,9 +460,9 @@ function stringifiedSpan(v: unknown, line: number, path: string | null, depth: n
  * none; in an array they print `null`. Plain parsed JSON values only (no toJSON). A walk over the values, not the
  * text's characters. 'too_deep' when containers nest deeper than MAX_NESTING_DEPTH (as inspectParsed counts).
  */
-export function stringifiedLines(value: unknown): { lines: Map<string, number>; firstLine: number } | 'too_deep' {
+export function stringifiedLines(value: unknown): { lines: LineNode; firstLine: number } | 'too_deep' {
   const walk = newWalk(false);
-  if (stringifiedSpan(value, 1, '', 0, walk, null, true) < 0) return 'too_deep';
+  if (stringifiedSpan(value, 1, walk.lines, 0, walk, null, true) < 0) return 'too_deep';
   return { lines: walk.lines, firstLine: walk.firstLine || 1 };
 }
 
@@ -441,14 +476,16 @@ interface Piece {
 
 /** What one scan of a document's bytes finds (documentShape). */
 export interface DocumentShape {
-  /** The 1-based line of each object's opening brace down to DOCUMENT_LINE_DEPTH, keyed by its path (segments joined by U+0000). */
-  lines: Map<string, number>;
+  /** The 1-based line of each object's opening brace down to DOCUMENT_LINE_DEPTH, as a tree from the root (LineNode). */
+  lines: LineNode;
   firstLine: number;
   /** Object keys written, at any depth (JSON.parse keeps one of two equal keys: fewer parsed means a duplicate). */
   keys: number;
   pieces: Piece[];
   /** Where each line starts (evidence digests re-read them), every line counted. */
   lineStarts: DocumentLines;
+  /** Scanned for a Latin-1 view: a key holds a `\u` escape above U+007F (hasWideEscape), so the view would not keep keys' equality. */
+  wideKey: boolean;
 }
 
 /** The shape of `text` (valid JSON), read from its UTF-8 bytes. */
@@ -463,12 +500,13 @@ export function objectLines(text: string): DocumentShape {
  * and keys and braces are the parser's. Keys of paths are read as the parse reads the text (`latin1View`).
  */
 export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape | null {
-  const lines = new Map<string, number>();
+  const lines = newNode();
   const pieces: Piece[] = [];
   // The open containers, one slot per depth in arrays of their own, not an object per container: a pretty-printed
   // export opens one per part, state, input, time… and allocating each was a tenth of this scan and its collection.
   const isObject: boolean[] = [];
-  const paths: (string | null)[] = [];
+  // Each open container's node in the line tree (null below DOCUMENT_LINE_DEPTH).
+  const nodes: (LineNode | null)[] = [];
   const indexes: number[] = [];
   // The bytes of the last key read in each object, quotes included (decoded only for a path: most keys name scalars).
   const keyStarts: number[] = [];
@@ -480,6 +518,7 @@ export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape
   let line = 1;
   let firstLine = 0;
   let keys = 0;
+  let wideKey = false;
   let expectKey = false;
   let piece: Piece | null = null;
   for (let i = 0; i < n; i++) {
@@ -501,29 +540,28 @@ export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape
         keys++;
         keyStarts[depth - 1] = i;
         keyEnds[depth - 1] = close + 1;
+        if (latin1View && !wideKey) wideKey = hasWideEscape(bytes, i + 1, close);
       }
       i = close;
     } else if (c === 0x7b || c === 0x5b) {
-      // The path of the container opening here (null below DOCUMENT_LINE_DEPTH). No closure reads this scan's
+      // The node of the container opening here (null below DOCUMENT_LINE_DEPTH). No closure reads this scan's
       // variables: captured, each would live in a context, a load away in every turn of this loop.
-      let path: string | null = '';
+      let node: LineNode | null = lines;
       if (depth > 0) {
         const top = depth - 1;
-        const parent = paths[top] ?? null;
-        if (parent === null || top >= DOCUMENT_LINE_DEPTH) path = null;
-        else {
-          const segment = isObject[top] ? keyText(bytes, keyStarts[top]!, keyEnds[top]!, latin1View) : String(indexes[top]);
-          path = top === 0 ? segment : parent + SEP + segment;
-        }
+        const parent = nodes[top] ?? null;
+        if (parent === null || top >= DOCUMENT_LINE_DEPTH) node = null;
+        else
+          node = isObject[top] ? memberNode(parent, keyText(bytes, keyStarts[top]!, keyEnds[top]!, latin1View), -1) : memberNode(parent, null, indexes[top]!);
       }
       if (c === 0x7b) {
         if (firstLine === 0) firstLine = line;
-        if (path !== null) lines.set(path, line);
+        if (node !== null) node.line = line;
         if (depth === 2 && isObject[0] && !isObject[1])
           piece = { start: i, end: -1, key: keyText(bytes, keyStarts[0]!, keyEnds[0]!, latin1View), index: indexes[1]! };
       }
       isObject[depth] = c === 0x7b;
-      paths[depth] = path;
+      nodes[depth] = node;
       indexes[depth] = 0;
       keyStarts[depth] = -1;
       keyEnds[depth] = -1;
@@ -545,7 +583,7 @@ export function documentShape(bytes: Buffer, latin1View: boolean): DocumentShape
     } else if (c === 0x3a) expectKey = false;
   }
   lineStarts.finish(n, n > 0 && bytes[n - 1] === 0x0a);
-  return { lines, firstLine: firstLine || 1, keys, pieces, lineStarts };
+  return { lines, firstLine: firstLine || 1, keys, pieces, lineStarts, wideKey };
 }
 
 /** A key (its bytes, quotes included) as the parse reads it: without escapes, its own text; only one with a backslash needs decoding. */

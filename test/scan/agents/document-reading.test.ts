@@ -23,19 +23,28 @@ const write = (name: string, text: string | Buffer) => {
   writeFileSync(path, text);
   return path;
 };
-/** JSON text with every character outside ASCII written as a \u escape (as JSON.stringify never does). */
-const escapeWide = (text: string) => text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+/** A character as a JSON \u escape (two, a surrogate pair, above U+FFFF), as JSON.stringify never writes it. */
+const escapeOf = (c: string) =>
+  [...c]
+    .flatMap((p) => (p.length === 2 ? [p.charCodeAt(0), p.charCodeAt(1)] : [p.charCodeAt(0)]))
+    .map((u) => `\\u${u.toString(16).padStart(4, '0')}`)
+    .join('');
+/** JSON text with every character outside ASCII written as a \u escape (`every`), or every other one (the rest raw). */
+const escapeWide = (text: string, every = true) => {
+  let n = 0;
+  return text.replace(/[\u0080-\u{10ffff}]/gu, (c) => (every || n++ % 2 === 0 ? escapeOf(c) : c));
+};
 
-/** The fixture's session, with characters outside ASCII in its id, a text part, a tool name and an error. */
-function wideSession(): unknown {
+/** The fixture's session, with characters outside ASCII in a title, a text part and an error, and (`wideIds`) in its id and a tool name. */
+function wideSession(wideIds: boolean): unknown {
   const value = JSON.parse(readFileSync(fixture, 'utf8'));
-  value.info.id = 'ses_é日本🙂';
+  if (wideIds) value.info.id = 'ses_é日本🙂';
   value.info.title = 'naïve — 日本語 🙂';
   const parts = value.messages.flatMap((m: { parts: Record<string, unknown>[] }) => m.parts);
   const text = parts.find((p: Record<string, unknown>) => p.type === 'text');
   text.text = 'déjà vu — ☃';
   const tool = parts.find((p: Record<string, unknown>) => p.type === 'tool');
-  tool.tool = 'outil_é';
+  if (wideIds) tool.tool = 'outil_é';
   tool.state = { ...tool.state, status: 'error', error: 'Tool execution aborted: arrêté 🙂' };
   return value;
 }
@@ -45,30 +54,42 @@ const transcriptOf = (path: string, documentFirst: boolean) => {
   if (scan.status !== 'ok') throw new Error(`scan ${scan.status}`);
   return { transcript: scan.transcript, lineStarts: scan.lineStarts, agent: scan.agent, version: scan.version, bytes: scan.bytes };
 };
+const viewOf = (path: string) => {
+  const read = readJsonDocument(path);
+  return read.status === 'ok' ? read.latin1View : read.status;
+};
 
 describe('a document read through a Latin-1 view', () => {
-  const pretty = `${JSON.stringify(wideSession(), null, 2)}\n`;
+  const pretty = `${JSON.stringify(wideSession(true), null, 2)}\n`;
   const raw = write('wide-raw.jsonl', pretty);
-  const escaped = write('wide-escaped.jsonl', escapeWide(pretty));
 
-  it('takes the view for raw characters outside ASCII, and decodes UTF-8 when a \\u escape above U+007F is present', () => {
-    const a = readJsonDocument(raw);
-    const b = readJsonDocument(escaped);
-    expect(a.status === 'ok' && a.latin1View).toBe(true);
-    expect(b.status === 'ok' && b.latin1View).toBe(false);
-    // ASCII only: the same string either way, no view.
-    const ascii = readJsonDocument(fixture);
-    expect(ascii.status === 'ok' && ascii.latin1View).toBe(false);
+  it('keeps the view for text outside ASCII, raw or escaped, and decodes UTF-8 when a key holds an escape above U+007F', () => {
+    expect(viewOf(raw)).toBe(true);
+    expect(viewOf(write('wide-some-escaped.jsonl', escapeWide(pretty, false)))).toBe(true);
+    // ASCII only (every character escaped, or none outside ASCII): the same string either way, no view.
+    expect(viewOf(write('wide-escaped.jsonl', escapeWide(pretty)))).toBe(false);
+    expect(viewOf(fixture)).toBe(false);
+    const withKey = (key: string) => write('wide-key.jsonl', pretty.replace('"slug": "calm-fox",', `${key}: 1,`));
+    expect(pretty).toContain('"slug": "calm-fox",');
+    expect(viewOf(withKey('"caf\\u00e9"'))).toBe(false);
+    expect(viewOf(withKey('"x\\ud83d\\ude42"'))).toBe(false);
+    // Escapes below U+0080, and a backslash written escaped before a `u`, are the same in the view.
+    expect(viewOf(withKey('"a\\u001b\\u007f\\n"'))).toBe(true);
+    expect(viewOf(withKey('"a\\\\u00e9"'))).toBe(true);
   });
 
-  it('gives the same transcript as the same document decoded from UTF-8, the session id decoded', () => {
-    const a = transcriptOf(raw, true);
-    const b = transcriptOf(escaped, true);
-    expect(a.transcript.sessionId).toBe('ses_é日本🙂');
-    expect({ ...a.transcript, lineCount: 0 }).toEqual({ ...b.transcript, lineCount: 0 });
-    expect(a.transcript.lineCount).toBe(b.transcript.lineCount);
+  it('gives the transcript of the text decoded from UTF-8, reading again decoded one that hands on a string outside ASCII', () => {
+    for (const wideIds of [false, true]) {
+      const text = wideIds ? pretty : `${JSON.stringify(wideSession(false), null, 2)}\n`;
+      const [a, b, c] = [text, escapeWide(text, false), escapeWide(text)].map((t, i) => transcriptOf(write(`same-${i}.jsonl`, t), true));
+      expect(a!.transcript, String(wideIds)).toEqual(c!.transcript);
+      expect(b!.transcript, String(wideIds)).toEqual(c!.transcript);
+      const tools = a!.transcript.messages.flatMap((m) => m.toolUses.map((t) => t.name));
+      expect(a!.transcript.sessionId).toBe(wideIds ? 'ses_é日本🙂' : 'ses_fixture1');
+      expect(tools.includes('outil_é')).toBe(wideIds);
+    }
     // The call made aborted is told by its ASCII opening, before characters outside ASCII: one interrupt more.
-    expect(a.transcript.interrupts.length).toBe(transcriptOf(fixture, true).transcript.interrupts.length + 1);
+    expect(transcriptOf(raw, true).transcript.interrupts.length).toBe(transcriptOf(fixture, true).transcript.interrupts.length + 1);
   });
 
   it('finds a duplicate key written raw twice, and one written raw and as an escape', () => {
@@ -145,8 +166,8 @@ describe('a document parsed in pieces (each element of an array of the root alon
           }
           expect(read.status, text).toBe('ok');
           if (read.status !== 'ok') continue;
-          const value = read.latin1View ? JSON.parse(Buffer.from(JSON.stringify(read.document.value), 'latin1').toString('utf8')) : read.document.value;
-          expect(value, text).toEqual(expected);
+          // One parse of the text that was read: the view (one character per byte) or the decoded text.
+          expect(read.document.value, text).toEqual(read.latin1View ? JSON.parse(Buffer.from(text, 'utf8').toString('latin1')) : expected);
           compared++;
           if (Array.isArray((expected as { messages?: unknown }).messages)) split++;
         }
