@@ -1,4 +1,4 @@
-import { safeModelId, safeVersion, utcDay } from '../../../shared/metadata-patterns';
+import { safeModelId, safeVersion } from '../../../shared/metadata-patterns';
 import { type AssistantMessage, emptyTranscript, type ToolResultFact, type TranscriptFile } from '../transcript-model';
 import type { AdapterFailure, AdapterOutcome, DocumentAdapter, JsonDocument } from './adapter';
 import { addBlockType, isEmptyObject, isObject, type Json, modelMessage } from './shared-facts';
@@ -11,17 +11,29 @@ const RULE_DENIAL = 'The user has specified a rule which prevents';
 const USER_REJECTED = 'The user rejected permission';
 const INVALID_ARGUMENTS = /^The [A-Za-z0-9_.-]{1,64} tool was called with invalid arguments/;
 
-/**
- * Epoch milliseconds as an ISO timestamp, when they are a plausible time (2000 to the end of 2099, safeTimestamp's
- * range): toISOString of such a time is already in safeTimestamp's canonical form.
- */
-function isoOf(ms: unknown): string | null {
-  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 946684800000 || ms >= 4102444800000) return null;
-  return new Date(ms).toISOString();
+/** An object's `time.created`: epoch milliseconds, when they are a plausible time (2000 to the end of 2099, safeTimestamp's range). */
+function createdOf(info: Json): number | null {
+  const ms = isObject(info.time) ? info.time.created : null;
+  return typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 946684800000 && ms < 4102444800000 ? ms : null;
 }
 
-function createdOf(info: Json): string | null {
-  return isObject(info.time) ? isoOf(info.time.created) : null;
+/** A plausible time as an ISO timestamp: toISOString of one is already in safeTimestamp's canonical form. */
+const isoOf = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+const DAY_MS = 86_400_000;
+/** The UTC days of times seen, kept per thread: one Date per day rather than per message (a bound keeps them few). */
+const days = new Map<number, string>();
+/** A plausible time's UTC day, `YYYY-MM-DD` (what utcDay reads from its ISO timestamp). */
+function dayOf(ms: number | null): string | null {
+  if (ms === null) return null;
+  const n = Math.floor(ms / DAY_MS);
+  let day = days.get(n);
+  if (day === undefined) {
+    day = new Date(n * DAY_MS).toISOString().slice(0, 10);
+    if (days.size >= 4096) days.clear();
+    days.set(n, day);
+  }
+  return day;
 }
 
 /**
@@ -48,10 +60,13 @@ export function openCodeTranscript(document: JsonDocument): AdapterOutcome {
   const version = safeVersion(root.info.version);
   const file: TranscriptFile = { ...emptyTranscript(), agent: 'opencode', lineCount: document.lineCount, endsWithNewline: document.endsWithNewline };
   if (typeof root.info.id === 'string') file.sessionId = root.info.id;
-  const stamp = (at: string | null) => {
+  // The first and last times as numbers, made timestamps once at the end.
+  let first: number | null = null;
+  let last: number | null = null;
+  const stamp = (at: number | null) => {
     if (at === null) return;
-    if (file.firstTimestamp === null || at < file.firstTimestamp) file.firstTimestamp = at;
-    if (file.lastTimestamp === null || at > file.lastTimestamp) file.lastTimestamp = at;
+    if (first === null || at < first) first = at;
+    if (last === null || at > last) last = at;
   };
   stamp(createdOf(root.info));
   for (let i = 0; i < root.messages.length; i++) {
@@ -67,7 +82,7 @@ export function openCodeTranscript(document: JsonDocument): AdapterOutcome {
       continue;
     }
     if (typeof info.id !== 'string' || info.id === '') return fail(document.lineOf(['messages', i, 'info']) ?? line);
-    const message: AssistantMessage = modelMessage(file.messages.length, info.id, { model: safeModelId(info.modelID), day: utcDay(at), version, effort: null });
+    const message: AssistantMessage = modelMessage(file.messages.length, info.id, { model: safeModelId(info.modelID), day: dayOf(at), version, effort: null });
     message.lines.push(line);
     if (isObject(info.error) && info.error.name === 'MessageAbortedError') message.abortedMidStream = true;
     file.messages.push(message);
@@ -115,6 +130,8 @@ export function openCodeTranscript(document: JsonDocument): AdapterOutcome {
     }
   }
   file.modelMessages = file.messages.length;
+  file.firstTimestamp = isoOf(first);
+  file.lastTimestamp = isoOf(last);
   return { status: 'ok', transcript: file, agent: 'opencode', version };
 }
 
