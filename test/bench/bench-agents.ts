@@ -9,13 +9,15 @@
  * ratio with the same per-byte cost). Claude Code's corpus is ../shared/corpus/real + public (the corpus of
  * `bench:real`), or the folders given with `--claude`, or, without ../shared, a generated demo corpus.
  *
- * Each corpus goes through `bench:real` (test/bench/bench-real.ts: per round, the bare baseline, a full index into a
- * fresh database and a no-op re-index, each a fresh process; medians and per-round paired ratios). OpenCode writes a
- * session as one JSON document (pretty-printed, many lines), so its baseline parses each file whole with one
- * JSON.parse (`--baseline-document`); Codex and Claude Code write a JSON row per line and their baseline parses
- * line by line. The same target holds for each: index CPU within Claude Code's ratio to its baseline.
+ * Each round measures every corpus in turn (which goes first rotates by round): the bare baseline
+ * (test/bench/baseline-parse.mjs) and a full index into a fresh database, each a fresh process, their order
+ * alternating by round. OpenCode writes a session as one JSON document (pretty-printed, many lines), so its baseline
+ * parses each file whole with one JSON.parse (`--document`); Codex and Claude Code write a JSON row per line and their
+ * baseline parses line by line. The same target holds for each: index CPU within Claude Code's ratio to its
+ * baseline. That ratio of ratios is taken round by round, from runs minutes apart at most: measured corpus after
+ * corpus (as `bench:real` three times, until 2026-12-05), a machine whose speed drifted between them moved it by
+ * 10-30% (OpenCode's baseline, which takes fresh pages from the kernel for every file, drifting most).
  */
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -23,6 +25,7 @@ import { parseArgs } from 'node:util';
 import { generateDemoCorpus } from '../../fixtures/demo-corpus';
 import { scanFile } from '../../server/scan/scan-file';
 import { table } from './api-load';
+import { measureProcess, median, type ProcessRun } from './process-usage';
 
 const here = import.meta.dirname;
 const root = resolve(here, '../..');
@@ -80,29 +83,29 @@ function replicate(files: string[], out: string, bytes: number): { bytes: number
 }
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-bench-agents-'));
-interface Result {
-  corpus_bytes: number;
-  load_average: [number, number];
-  baseline: { cpu_s: number; wall_s: number };
-  index: { cpu_s: number; wall_s: number; peak_rss_mb: number };
-  index_vs_baseline: { cpu: number; wall: number };
-  paired_cpu: number[];
+const cli = join(root, 'server/cli/launch.mjs');
+
+interface Corpus {
+  agent: 'claude-code' | 'codex' | 'opencode';
+  dirs: string[];
+  files: number | null;
+  /** The baseline parses each file whole (one JSON document), not line by line. */
+  document: boolean;
 }
-function benchReal(dirs: string[], document: boolean): Result {
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(here, 'bench-real.ts'), ...dirs, '--rounds', String(rounds), ...(document ? ['--baseline-document'] : [])],
-    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  if (r.status !== 0) throw new Error(`bench:real exited ${r.status}`);
-  const json = r.stdout
-    .trim()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .at(-1);
-  if (!json) throw new Error('bench:real printed no figures');
-  return JSON.parse(json) as Result;
+interface Runs {
+  baseline: ProcessRun[];
+  index: ProcessRun[];
 }
+
+/** A full index of `corpus` into a fresh database; exit 2 (files reported damaged or unreadable) is expected of real folders. */
+function indexRun(corpus: Corpus): ProcessRun {
+  const db = join(tmp, `${corpus.agent}.db`);
+  for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
+  const run = measureProcess([cli, 'index', ...corpus.dirs, '--db', db], root);
+  if (run.status !== 0 && run.status !== 2) throw new Error(`index of ${corpus.agent} exited ${run.status}`);
+  return run;
+}
+const baselineRun = (corpus: Corpus) => measureProcess([join(here, 'baseline-parse.mjs'), ...corpus.dirs, ...(corpus.document ? ['--document'] : [])], root);
 
 try {
   let claude = values.claude?.map((d) => realpathSync(d));
@@ -117,47 +120,73 @@ try {
   const sizeBytes = values['size-mb'] !== undefined ? Number(values['size-mb']) * 1e6 : claude.reduce((n, d) => n + bytesUnder(d), 0);
   const codex = replicate(sources('codex'), join(tmp, 'codex'), sizeBytes);
   const opencode = replicate(sources('opencode'), join(tmp, 'opencode'), sizeBytes);
-  console.log(`load average ${loadavg()[0]!.toFixed(2)}; ${rounds} rounds each; Codex ${codex.files} files, OpenCode ${opencode.files} files`);
-  const results: [string, number | null, Result][] = [
-    ['claude-code', null, benchReal(claude, false)],
-    ['codex', codex.files, benchReal([realpathSync(join(tmp, 'codex'))], false)],
-    ['opencode', opencode.files, benchReal([realpathSync(join(tmp, 'opencode'))], true)],
+  const corpora: Corpus[] = [
+    { agent: 'claude-code', dirs: claude, files: null, document: false },
+    { agent: 'codex', dirs: [realpathSync(join(tmp, 'codex'))], files: codex.files, document: false },
+    { agent: 'opencode', dirs: [realpathSync(join(tmp, 'opencode'))], files: opencode.files, document: true },
   ];
-  const reference = results[0]![2].index_vs_baseline.cpu;
+  const loadStart = loadavg()[0]!;
+  console.log(`load average ${loadStart.toFixed(2)}; ${rounds} rounds; Codex ${codex.files} files, OpenCode ${opencode.files} files`);
+  // One unmeasured index of each: the launcher bundles the sources if they changed, and the disk cache warms.
+  for (const corpus of corpora) indexRun(corpus);
+  const runs = new Map<string, Runs>(corpora.map((c) => [c.agent, { baseline: [], index: [] }]));
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < corpora.length; k++) {
+      const corpus = corpora[(r + k) % corpora.length]!;
+      const mine = runs.get(corpus.agent)!;
+      if (r % 2 === 0) {
+        mine.baseline.push(baselineRun(corpus));
+        mine.index.push(indexRun(corpus));
+      } else {
+        mine.index.push(indexRun(corpus));
+        mine.baseline.push(baselineRun(corpus));
+      }
+    }
+  }
+  const loadEnd = loadavg()[0]!;
+  const paired = (agent: string, key: 'cpu_s' | 'wall_s') => {
+    const { index, baseline } = runs.get(agent)!;
+    return index.map((x, i) => x[key] / baseline[i]![key]);
+  };
+  const reference = paired('claude-code', 'cpu_s');
+  // Each round's ratio over Claude Code's in the same round.
+  const vsClaude = (agent: string) => paired(agent, 'cpu_s').map((x, i) => x / reference[i]!);
+  const results = corpora.map((c) => {
+    const { index, baseline } = runs.get(c.agent)!;
+    return {
+      agent: c.agent,
+      corpus_bytes: c.dirs.reduce((n, d) => n + bytesUnder(d), 0),
+      files: c.files,
+      baseline_cpu_s: +median(baseline.map((x) => x.cpu_s)).toFixed(3),
+      index_cpu_s: +median(index.map((x) => x.cpu_s)).toFixed(3),
+      cpu_ratio: +median(paired(c.agent, 'cpu_s')).toFixed(3),
+      paired_cpu: paired(c.agent, 'cpu_s').map((x) => +x.toFixed(3)),
+      wall_ratio: +median(paired(c.agent, 'wall_s')).toFixed(3),
+      vs_claude_code: +median(vsClaude(c.agent)).toFixed(3),
+      paired_vs_claude_code: vsClaude(c.agent).map((x) => +x.toFixed(3)),
+    };
+  });
   console.log(
     table(
-      ['agent', 'corpus MB', 'baseline CPU s', 'index CPU s', 'index / baseline CPU', 'wall', 'vs Claude Code', 'load'],
-      results.map(([agent, , r]) => [
-        agent,
+      ['agent', 'corpus MB', 'baseline CPU s', 'index CPU s', 'index / baseline CPU', 'wall', 'vs Claude Code, paired by round', 'rounds'],
+      results.map((r) => [
+        r.agent,
         (r.corpus_bytes / 1e6).toFixed(1),
-        r.baseline.cpu_s.toFixed(3),
-        r.index.cpu_s.toFixed(3),
-        `${r.index_vs_baseline.cpu.toFixed(2)}×`,
-        `${r.index_vs_baseline.wall.toFixed(2)}×`,
-        agent === 'claude-code' ? '' : `${(r.index_vs_baseline.cpu / reference).toFixed(2)}× (target ≤ 1.0)`,
-        r.load_average.join('–'),
+        r.baseline_cpu_s.toFixed(3),
+        r.index_cpu_s.toFixed(3),
+        `${r.cpu_ratio.toFixed(2)}×`,
+        `${r.wall_ratio.toFixed(2)}×`,
+        r.agent === 'claude-code' ? '' : `${r.vs_claude_code.toFixed(2)}× (target ≤ 1.0)`,
+        r.agent === 'claude-code' ? '' : `${Math.min(...r.paired_vs_claude_code).toFixed(2)}–${Math.max(...r.paired_vs_claude_code).toFixed(2)}`,
       ]),
     ),
   );
+  console.log(`load average ${loadStart.toFixed(2)} at start, ${loadEnd.toFixed(2)} at end`);
   console.log(
     JSON.stringify({
       rounds,
-      agents: Object.fromEntries(
-        results.map(([agent, files, r]) => [
-          agent,
-          {
-            corpus_bytes: r.corpus_bytes,
-            files,
-            baseline_cpu_s: r.baseline.cpu_s,
-            index_cpu_s: r.index.cpu_s,
-            cpu_ratio: r.index_vs_baseline.cpu,
-            paired_cpu: r.paired_cpu,
-            wall_ratio: r.index_vs_baseline.wall,
-            vs_claude_code: +(r.index_vs_baseline.cpu / reference).toFixed(3),
-            load_average: r.load_average,
-          },
-        ]),
-      ),
+      load_average: [+loadStart.toFixed(2), +loadEnd.toFixed(2)],
+      agents: Object.fromEntries(results.map(({ agent, ...r }) => [agent, r])),
     }),
   );
 } finally {

@@ -14,12 +14,13 @@
  * run's fixed cost) < 0.5 s.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildCliBundle } from '../../server/build/build-tools.mjs';
 import { table } from './api-load';
+import { measureProcess, median, type ProcessRun } from './process-usage';
 
 const here = import.meta.dirname;
 const root = resolve(here, '../..');
@@ -55,29 +56,10 @@ if (values.installed) {
   cli = join(out, 'main.mjs');
 }
 
-interface Run {
-  wall_s: number;
-  cpu_s: number;
-  rss_mb: number;
-  status: number | null;
-}
+type Run = ProcessRun;
 
 const tmp = mkdtempSync(join(tmpdir(), 'tcf-bench-real-'));
-const usageFile = join(tmp, 'usage.json');
-function measure(args: string[]): Run {
-  rmSync(usageFile, { force: true });
-  const started = performance.now();
-  const r = spawnSync(process.execPath, ['--import', join(here, 'report-usage.mjs'), ...args], {
-    cwd: root,
-    env: { ...process.env, BENCH_USAGE_FILE: usageFile },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const wall_s = (performance.now() - started) / 1000;
-  const usage = existsSync(usageFile)
-    ? (JSON.parse(readFileSync(usageFile, 'utf8')) as { rss_mb: number; cpu_s: number })
-    : { rss_mb: Number.NaN, cpu_s: Number.NaN };
-  return { wall_s, ...usage, status: r.status };
-}
+const measure = (args: string[]) => measureProcess(args, root);
 
 const dbPath = join(tmp, 'index.db');
 const dbFiles = ['', '-wal', '-shm'].map((s) => dbPath + s);
@@ -118,10 +100,6 @@ try {
 }
 const loadEnd = loadavg()[0]!;
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const med = (which: keyof typeof runs, key: 'wall_s' | 'cpu_s') => median(runs[which].map((x) => x[key]));
 const paired = (key: 'wall_s' | 'cpu_s') => runs.index.map((x, i) => x[key] / runs.baseline[i]![key]);
 const peak = (which: keyof typeof runs) => Math.max(...runs[which].map((x) => x.rss_mb));
